@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * idlelab: the command dispatcher.  Each subcommand lives in its own
+ * cli/cmd-NAME.c and is a thin layer over one stage of the data path.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "error.h"
+
+static const struct idl_command commands[] = {
+	{ "states",  cmd_states,  "show a C-state table (this machine, built-in, file)" },
+	{ "decide",  cmd_decide,  "drive one governor step by step (decide protocol)" },
+	{ "record",  cmd_record,  "record a trace live with tracefs" },
+	{ "import",  cmd_import,  "import an ftrace / trace-cmd trace" },
+	{ "synth",   cmd_synth,   "synthesise a trace from a workload pattern" },
+	{ "info",    cmd_info,    "describe a trace" },
+	{ "replay",  cmd_replay,  "replay traces through governors and score them" },
+	{ "live",    cmd_live,    "switch kernel governors and run benchmarks" },
+	{ "compare", cmd_compare, "compare results (mmtests / normalized tables)" },
+	{ "report",  cmd_report,  "write an HTML report with plots" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: idlelab COMMAND [ARGS]\n"
+		   "       idlelab COMMAND --help\n\n"
+		   "A cpuidle governor evaluation framework.\n\n"
+		   "Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!commands[i].fn)
+			continue;
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	}
+	fprintf(f, "\nSee idlelab(1) for details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static char progname[64];
+	const char *name;
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return IDL_EXIT_BADINPUT;
+	}
+	name = argv[1];
+	if (!strcmp(name, "help") || !strcmp(name, "--help") ||
+	    !strcmp(name, "-h")) {
+		if (argc > 2) {
+			name = argv[2];
+			for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (commands[i].fn && !strcmp(commands[i].name, name)) {
+					char *av[] = { argv[2], "--help", NULL };
+
+					return commands[i].fn(2, av);
+				}
+		}
+		usage(stdout);
+		return IDL_EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("idlelab %s\n", PACKAGE_VERSION);
+		return IDL_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!commands[i].fn || strcmp(commands[i].name, name))
+			continue;
+		snprintf(progname, sizeof(progname), "idlelab %s", name);
+		idl_progname = progname;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "idlelab: '%s' is not an idlelab command\n\n", name);
+	usage(stderr);
+	return IDL_EXIT_BADINPUT;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one idle-period record type and the native trace reader/writer.
+ *
+ * A trace is a C-state table, metadata, and per-CPU sequences of idle
+ * periods, each with the inputs a governor reads at idle entry.  The file
+ * format is described in doc/trace-format.md.  Readers stream: memory does
+ * not depend on trace length.
+ */
+#ifndef IDLELAB_TRACE_H
+#define IDLELAB_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cstate.h"
+#include "error.h"
+
+#define TRACE_MAX_CPUS		1024
+#define TRACE_NO_TIMER		INT64_MAX	/* sleep length: no timer */
+#define TRACE_STATE_UNKNOWN	(-1)
+
+enum wake_cause {
+	WAKE_UNKNOWN = 0,
+	WAKE_TICK,		/* the scheduler tick (tick_nohz_handler) */
+	WAKE_HRTIMER,		/* another hrtimer; detail = function id */
+	WAKE_TIMER,		/* a timer-wheel timer; detail = function id */
+	WAKE_IRQ,		/* device interrupt; detail = irq number */
+	WAKE_IPI,		/* inter-processor interrupt / remote wakeup */
+	WAKE_SCHED,		/* need_resched without a seen interrupt */
+	WAKE_CAUSE_COUNT
+};
+
+/* struct idle_period.flags */
+#define IP_SLEEP_EXACT	(1U << 0)	/* sleep length from a known pending timer */
+#define IP_TICK_STOPPED	(1U << 1)	/* tick was stopped at entry */
+#define IP_GOT_TICK	(1U << 2)	/* a tick fired inside the period */
+#define IP_MISS_ABOVE	(1U << 3)	/* kernel's cpu_idle_miss: above */
+#define IP_MISS_BELOW	(1U << 4)	/* kernel's cpu_idle_miss: below */
+#define IP_TICK_EXACT	(1U << 5)	/* delta_tick known from tick events */
+#define IP_POLL_LIMIT	(1U << 6)	/* poll state ended on its time limit */
+
+/*
+ * One idle period on one CPU, fixed size.  Times are in ns of the trace
+ * clock; sleep_length_ns and delta_tick_ns are relative to entry_ns.
+ */
+struct idle_period {
+	uint64_t	entry_ns;
+	uint64_t	exit_ns;
+	int64_t		sleep_length_ns;	/* TRACE_NO_TIMER if none */
+	int64_t		delta_tick_ns;		/* time to the next tick */
+	uint32_t	cpu;
+	uint32_t	wake_detail;	/* irq number, timer function id */
+	int16_t		state;		/* entered state, TRACE_STATE_UNKNOWN */
+	uint8_t		wake_cause;	/* enum wake_cause */
+	uint8_t		flags;		/* IP_* */
+	uint32_t	reserved;
+};
+
+struct trace_meta {
+	uint32_t	version;		/* format version */
+	char		kernel[128];		/* uname -r */
+	char		driver[32];		/* cpuidle driver */
+	char		governor[32];		/* governor live at capture */
+	char		clock[32];		/* trace clock */
+	char		source[256];		/* recorded / imported from / synth */
+	char		tool[64];		/* idlelab version */
+	uint32_t	hz;			/* 0 if unknown */
+	uint32_t	nr_cpus;
+	int64_t		latency_req_ns;		/* -1 if unknown */
+	uint64_t	start_ns, end_ns;	/* capture span */
+	uint64_t	nr_periods;
+	uint64_t	nr_events;		/* raw events consumed */
+	uint64_t	lost_events;		/* ring-buffer overruns */
+	struct cstate_table table;
+};
+
+struct trace_writer;
+struct trace_reader;
+
+/*
+ * Writer: periods may be added in any CPU order, but in time order per
+ * CPU.  The file appears under @path only when trace_writer_close()
+ * succeeds (temp file + rename); trace_writer_abort() removes it.
+ */
+struct trace_writer *trace_writer_create(const char *path,
+					 const struct trace_meta *meta,
+					 struct idl_err *err);
+int trace_writer_add(struct trace_writer *w, const struct idle_period *p,
+		     struct idl_err *err);
+/* Update metadata fields (counts, end time) before closing. */
+struct trace_meta *trace_writer_meta(struct trace_writer *w);
+int trace_writer_close(struct trace_writer *w, struct idl_err *err);
+void trace_writer_abort(struct trace_writer *w);
+
+/*
+ * Reader: trace_reader_open() reads the header and metadata.
+ * trace_reader_next() returns 1 and the next period (of @cpu, or of any
+ * CPU if @cpu < 0, in file order), 0 at the end, -1 on error.  A damaged
+ * or truncated file is read up to its last good block; the loss is then
+ * reported by trace_reader_damage().
+ */
+struct trace_reader *trace_reader_open(const char *path, struct idl_err *err);
+const struct trace_meta *trace_reader_meta(const struct trace_reader *r);
+int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
+		      struct idl_err *err);
+int trace_reader_rewind(struct trace_reader *r, struct idl_err *err);
+/* Non-NULL message when the file was damaged or truncated. */
+const char *trace_reader_damage(const struct trace_reader *r);
+void trace_reader_close(struct trace_reader *r);
+
+const char *wake_cause_name(enum wake_cause c);
+
+#endif /* IDLELAB_TRACE_H */
