@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The governor registry, tunable parsing, binding a governor instance to a
+ * device, and the explain sink.  The counterpart of the kernel's
+ * drivers/cpuidle/governor.c, plus the parts a userspace harness needs:
+ * several configured instances of one governor side by side, each with
+ * its own tunable values.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <idlelab/governor.h>
+
+#include "explain.h"
+#include "registry.h"
+
+/* The environment the kernel helpers of governor.h answer from. */
+__thread struct idl_env *idl_current_env;
+
+/*
+ * Every governor idlelab may contain, in the order they are listed.  A
+ * weak symbol whose governor file is not linked in is NULL and skipped.
+ */
+static const struct idl_governor_ops *const known[] = {
+	&idl_gov_menu,
+	&idl_gov_teo,
+	&idl_gov_ladder,
+	&idl_gov_haltpoll,
+	&idl_gov_oracle,
+};
+
+#define NR_KNOWN	(sizeof(known) / sizeof(known[0]))
+
+/* The linked-in ones, NULL-terminated; filled once before main(). */
+static const struct idl_governor_ops *registered[NR_KNOWN + 1];
+
+__attribute__((constructor))
+static void registry_init(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NR_KNOWN; i++)
+		if (known[i])
+			registered[n++] = known[i];
+	registered[n] = NULL;
+}
+
+const struct idl_governor_ops *const *idl_governor_list(void)
+{
+	return registered;
+}
+
+const struct idl_governor_ops *idl_governor_find(const char *name)
+{
+	const struct idl_governor_ops *const *g;
+
+	for (g = registered; *g; g++)
+		if (!strcmp((*g)->name, name))
+			return *g;
+	return NULL;
+}
+
+/* "a, b, c" into @buf. */
+static void list_governors(char *buf, size_t len)
+{
+	const struct idl_governor_ops *const *g;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (g = registered; *g && n < len; g++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      g == registered ? "" : ", ", (*g)->name);
+}
+
+static void list_params(const struct idl_governor_ops *ops, char *buf,
+			size_t len)
+{
+	const struct idl_gov_param *p;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!ops->params || !ops->params[0].name) {
+		snprintf(buf, len, "it has none");
+		return;
+	}
+	for (p = ops->params; p->name && n < len; p++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      p == ops->params ? "" : ", ", p->name);
+}
+
+static int nr_params(const struct idl_governor_ops *ops)
+{
+	int n = 0;
+
+	while (ops->params && ops->params[n].name)
+		n++;
+	return n;
+}
+
+static int find_param(const struct idl_governor_ops *ops, const char *name,
+		      size_t len)
+{
+	int i;
+
+	for (i = 0; i < nr_params(ops); i++)
+		if (strlen(ops->params[i].name) == len &&
+		    !strncmp(ops->params[i].name, name, len))
+			return i;
+	return -1;
+}
+
+/* One "param=value" item of length @len; sets gov->param[]. */
+static int parse_item(struct idl_governor *gov, const char *item, size_t len,
+		      char *err, size_t errlen)
+{
+	const struct idl_governor_ops *ops = gov->ops;
+	const struct idl_gov_param *p;
+	const char *eq = memchr(item, '=', len);
+	char names[256], val[32], *end;
+	long long v;
+	int i;
+
+	if (!eq || eq == item) {
+		snprintf(err, errlen, "%s: '%.*s' is not param=value",
+			 ops->name, (int)len, item);
+		return -1;
+	}
+	i = find_param(ops, item, (size_t)(eq - item));
+	if (i < 0) {
+		list_params(ops, names, sizeof(names));
+		snprintf(err, errlen,
+			 "%s: unknown parameter '%.*s' (parameters: %s)",
+			 ops->name, (int)(eq - item), item, names);
+		return -1;
+	}
+	p = &ops->params[i];
+	len -= (size_t)(eq + 1 - item);
+	if (len == 0 || len >= sizeof(val)) {
+		snprintf(err, errlen, "%s: %s: '%.*s' is not a decimal integer",
+			 ops->name, p->name, (int)len, eq + 1);
+		return -1;
+	}
+	memcpy(val, eq + 1, len);
+	val[len] = '\0';
+	errno = 0;
+	v = strtoll(val, &end, 10);
+	if (*end || errno || !(val[0] == '-' || (val[0] >= '0' &&
+						  val[0] <= '9'))) {
+		snprintf(err, errlen, "%s: %s: '%s' is not a decimal integer",
+			 ops->name, p->name, val);
+		return -1;
+	}
+	if (v < p->min || v > p->max) {
+		snprintf(err, errlen, "%s: %s=%lld is out of range [%lld, %lld]",
+			 ops->name, p->name, v, p->min, p->max);
+		return -1;
+	}
+	gov->param[i] = v;
+	return 0;
+}
+
+/*
+ * The canonical spec: the name, then the parameters whose values differ
+ * from the kernel's defaults, in the governor's parameter order.  So
+ * "haltpoll:guest_halt_poll_ns=200000" and "haltpoll" name the same thing.
+ */
+static int make_spec(struct idl_governor *gov, char *err, size_t errlen)
+{
+	const struct idl_governor_ops *ops = gov->ops;
+	size_t n, len = sizeof(gov->spec);
+	char sep = ':';
+	int i;
+
+	n = (size_t)snprintf(gov->spec, len, "%s", ops->name);
+	for (i = 0; i < nr_params(ops) && n < len; i++) {
+		if (gov->param[i] == ops->params[i].def)
+			continue;
+		n += (size_t)snprintf(gov->spec + n, len - n, "%c%s=%lld", sep,
+				      ops->params[i].name, gov->param[i]);
+		sep = ',';
+	}
+	if (n >= len) {
+		snprintf(err, errlen, "%s: governor spec too long", ops->name);
+		return -1;
+	}
+	return 0;
+}
+
+int idl_governor_parse(struct idl_governor *gov, const char *spec,
+		       char *err, size_t errlen)
+{
+	const struct idl_governor_ops *const *g;
+	const char *colon = strchr(spec, ':');
+	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	const char *item, *next;
+	char names[256];
+	int i;
+
+	memset(gov, 0, sizeof(*gov));
+	for (g = registered; *g; g++)
+		if (strlen((*g)->name) == nlen && !strncmp((*g)->name, spec, nlen))
+			break;
+	if (!*g) {
+		list_governors(names, sizeof(names));
+		snprintf(err, errlen, "unknown governor '%.*s' (governors: %s)",
+			 (int)nlen, spec, names);
+		return -1;
+	}
+	gov->ops = *g;
+	if (nr_params(gov->ops) > IDL_GOV_MAX_PARAMS) {
+		snprintf(err, errlen, "%s: too many parameters", gov->ops->name);
+		return -1;
+	}
+	for (i = 0; i < nr_params(gov->ops); i++)
+		gov->param[i] = gov->ops->params[i].def;
+
+	for (item = colon ? colon + 1 : NULL; item; item = next) {
+		const char *comma = strchr(item, ',');
+		size_t len = comma ? (size_t)(comma - item) : strlen(item);
+
+		next = comma ? comma + 1 : NULL;
+		if (len == 0) {
+			snprintf(err, errlen, "%s: empty parameter in '%s'",
+				 gov->ops->name, spec);
+			return -1;
+		}
+		if (parse_item(gov, item, len, err, errlen))
+			return -1;
+	}
+	return make_spec(gov, err, errlen);
+}
+
+int idl_governor_attach(struct cpuidle_device *dev,
+			const struct idl_governor *gov,
+			struct cpuidle_driver *drv)
+{
+	const struct idl_governor_ops *ops = gov->ops;
+	int ret = 0;
+
+	dev->governor_data = calloc(1, ops->data_size ? ops->data_size : 1);
+	if (!dev->governor_data)
+		return -ENOMEM;
+	dev->governor = gov;
+	if (ops->enable)
+		ret = ops->enable(drv, dev);
+	if (ret) {
+		free(dev->governor_data);
+		dev->governor_data = NULL;
+		dev->governor = NULL;
+	}
+	return ret;
+}
+
+void idl_governor_detach(struct cpuidle_device *dev,
+			 struct cpuidle_driver *drv)
+{
+	if (!dev->governor)
+		return;
+	if (dev->governor->ops->disable)
+		dev->governor->ops->disable(drv, dev);
+	free(dev->governor_data);
+	dev->governor_data = NULL;
+	dev->governor = NULL;
+}
+
+/* One explain line: the sink's prefix, the text, and a newline if the
+ * text did not end with one. */
+void idl_explain_printf(struct idl_explain *ex, const char *fmt, ...)
+{
+	size_t n = strlen(fmt);
+	va_list ap;
+
+	if (!ex || !ex->out)
+		return;
+	if (ex->prefix)
+		fputs(ex->prefix, ex->out);
+	va_start(ap, fmt);
+	vfprintf(ex->out, fmt, ap);
+	va_end(ap);
+	if (n == 0 || fmt[n - 1] != '\n')
+		fputc('\n', ex->out);
+}
