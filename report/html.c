@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The HTML report.  Everything is inline (CSS, SVG), so the file can be
+ * mailed or attached to a bug and opened anywhere without a network.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "html.h"
+#include "plot.h"
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* Run one of the text printers into a <pre> block. */
+static void pre_block(FILE *f, const struct cmp_table *t,
+		      void (*print)(FILE *, const struct cmp_table *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	print(m, t);
+	fclose(m);
+	fputs("<pre>", f);
+	html_escape(f, buf);
+	fputs("</pre>\n", f);
+	free(buf);
+}
+
+static void emit_svg(FILE *f, struct plot *p, const char *what)
+{
+	char *svg = plot_end(p);
+
+	if (!svg) {
+		fprintf(f, "<p class=\"note\">(plot of %s could not be rendered)</p>\n",
+			what);
+		return;
+	}
+	/* drop the XML prolog: the SVG element is embedded in HTML */
+	fprintf(f, "<div class=\"plot\" data-plot=\"%s\">%s</div>\n", what,
+		strstr(svg, "<svg") ? strstr(svg, "<svg") : svg);
+	free(svg);
+}
+
+/* Raw per-run values of one benchmark row, one column of points per config. */
+static void plot_runs(FILE *f, const struct cmp_table *t, int r,
+		      const struct html_opts *o)
+{
+	const struct cmp_row *row = &t->row[r];
+	char title[256];
+	struct plot p;
+	int c;
+	size_t i;
+
+	snprintf(title, sizeof(title), "%s %s%s%s (%s, %s is better): every run",
+		 row->name, row->metric, row->kase[0] ? " " : "", row->kase,
+		 row->unit, row->higher_is_better ? "higher" : "lower");
+	if (plot_begin(&p, o->gnuplot, title, 720, 300))
+		return;
+	fprintf(p.script, "set xrange [-0.5:%d.5]\nset xtics (", t->ncols - 1);
+	for (c = 0; c < t->ncols; c++) {
+		fprintf(p.script, "%s\"", c ? ", " : "");
+		plot_quote(p.script, t->col[c].title);
+		fprintf(p.script, "\" %d", c);
+	}
+	fprintf(p.script, ")\nset ylabel \"%s\" noenhanced\nunset key\n$runs << EOD\n",
+		row->unit);
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_series *v = cmp_cell(t, r, c);
+
+		for (i = 0; v && i < v->n; i++)
+			/* spread the runs a little so that equal values show */
+			fprintf(p.script, "%g %.10g\n",
+				c + 0.3 * ((double)(i + 1) / (v->n + 1) - 0.5),
+				v->v[i]);
+	}
+	fprintf(p.script, "EOD\nplot $runs using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4'\n");
+	emit_svg(f, &p, "runs");
+}
+
+static bool any_idle(const struct cmp_table *t)
+{
+	int c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (t->col[c].rs->idle[t->col[c].config].present)
+			return true;
+	return false;
+}
+
+static const struct res_idle *col_idle(const struct cmp_table *t, int c)
+{
+	return &t->col[c].rs->idle[t->col[c].config];
+}
+
+/* Per-config state residency as clustered bars. */
+static void plot_residency(FILE *f, const struct cmp_table *t,
+			   const struct html_opts *o)
+{
+	const struct res_idle *ref = NULL;
+	struct plot p;
+	int c, s;
+
+	for (c = 0; c < t->ncols && !ref; c++)
+		if (col_idle(t, c)->nstates)
+			ref = col_idle(t, c);
+	if (!ref || plot_begin(&p, o->gnuplot, "state residency (% of time)", 720, 320))
+		return;
+	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\nset yrange [0:*]\n$res << EOD\nconfig");
+	for (s = 0; s < ref->nstates; s++) {
+		fputs(" \"", p.script);
+		plot_quote(p.script, ref->state[s]);
+		fputc('"', p.script);
+	}
+	fputc('\n', p.script);
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_idle *ri = col_idle(t, c);
+
+		fputc('"', p.script);
+		plot_quote(p.script, t->col[c].title);
+		fputc('"', p.script);
+		for (s = 0; s < ref->nstates; s++)
+			fprintf(p.script, " %g", s < ri->nstates ?
+				ri->residency_pct[s] : 0.0);
+		fputc('\n', p.script);
+	}
+	fprintf(p.script, "EOD\nplot for [i=2:%d] $res using i:xtic(1) title columnheader(i)\n",
+		ref->nstates + 1);
+	emit_svg(f, &p, "residency");
+}
+
+/* The kernel's above/below rates per config. */
+static void plot_misses(FILE *f, const struct cmp_table *t,
+			const struct html_opts *o)
+{
+	struct plot p;
+	int c;
+
+	if (plot_begin(&p, o->gnuplot, "mispredictions (kernel rule, % of idle entries)", 720, 300))
+		return;
+	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\nset yrange [0:*]\n$m << EOD\n"
+		"config \"above (too deep)\" \"below (too shallow)\"\n");
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_idle *ri = col_idle(t, c);
+
+		fputc('"', p.script);
+		plot_quote(p.script, t->col[c].title);
+		fprintf(p.script, "\" %g %g\n", ri->present ? ri->above_pct : 0,
+			ri->present ? ri->below_pct : 0);
+	}
+	fprintf(p.script, "EOD\nplot for [i=2:3] $m using i:xtic(1) title columnheader(i)\n");
+	emit_svg(f, &p, "misses");
+}
+
+/* The first lower-is-better latency row, to set against energy. */
+static int latency_row(const struct cmp_table *t)
+{
+	int r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (!t->row[r].higher_is_better &&
+		    strstr(t->row[r].metric, "latency"))
+			return r;
+	return -1;
+}
+
+static void plot_energy_latency(FILE *f, const struct cmp_table *t,
+				const struct html_opts *o)
+{
+	int r = latency_row(t), c, points = 0;
+	char title[256];
+	struct plot p;
+
+	if (r < 0)
+		return;
+	snprintf(title, sizeof(title), "energy vs %s %s (mean)", t->row[r].name,
+		 t->row[r].metric);
+	if (plot_begin(&p, o->gnuplot, title, 720, 320))
+		return;
+	fprintf(p.script, "set xlabel 'energy'\nset ylabel '%s'\nunset key\n$e << EOD\n",
+		t->row[r].unit);
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_idle *ri = col_idle(t, c);
+		const struct res_series *v = cmp_cell(t, r, c);
+
+		if (!ri->has_energy || !v)
+			continue;
+		fprintf(p.script, "%g %g \"", ri->energy,
+			stat_amean(v->v, v->n));
+		plot_quote(p.script, t->col[c].title);
+		fputs("\"\n", p.script);
+		points++;
+	}
+	fprintf(p.script, "EOD\nplot $e using 1:2 with points pt 7 ps 1.2, "
+		"'' using 1:2:3 with labels offset 1,1 left noenhanced\n");
+	if (!points) {
+		fclose(p.script);
+		free(p.buf);
+		unlink(p.svg);
+		return;
+	}
+	emit_svg(f, &p, "energy-latency");
+}
+
+static void summary_table(FILE *f, const struct cmp_table *t)
+{
+	int r, q, c;
+
+	fputs("<table><tr><th>benchmark</th>", f);
+	for (c = 0; c < t->ncols; c++) {
+		fputs("<th>", f);
+		html_escape(f, t->col[c].title);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (r = 0; r < t->nrows; r++) {
+		for (q = 0; q < r; q++)
+			if (!strcmp(t->row[q].name, t->row[r].name))
+				break;
+		if (q < r)
+			continue;
+		fputs("<tr><td>", f);
+		html_escape(f, t->row[r].name);
+		fputs("</td>", f);
+		for (c = 0; c < t->ncols; c++) {
+			double g = cmp_benchmark_ratio(t, t->row[r].name, c);
+			long pct = lround((g - 1) * 100);
+
+			if (isnan(g))
+				fputs("<td>n/a</td>", f);
+			else if (pct == 0)
+				fputs("<td>no change</td>", f);
+			else
+				fprintf(f, "<td class=\"%s\">%ld%% %s</td>",
+					pct > 0 ? "better" : "worse", labs(pct),
+					pct > 0 ? "better" : "worse");
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static const char page_style[] =
+"body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
+"pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:90%}"
+"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .8em}"
+"td.better{color:#17631c}td.worse{color:#a11}.note{color:#777}"
+".plot svg{max-width:100%;height:auto}";
+
+static void write_page(FILE *f, const struct cmp_table *t,
+		       const struct res_set *sets, int nsets,
+		       const struct html_opts *o, bool plots)
+{
+	int i, r;
+
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		   "<title>");
+	html_escape(f, o->title);
+	fprintf(f, "</title><style>%s</style></head><body>\n<h1>", page_style);
+	html_escape(f, o->title);
+	fputs("</h1>\n<p>Inputs:</p><ul>", f);
+	for (i = 0; i < nsets; i++) {
+		fputs("<li>", f);
+		html_escape(f, sets[i].path);
+		fprintf(f, " (%s)</li>", sets[i].kind[0] ? sets[i].kind : "results");
+	}
+	fputs("</ul>\n<h2>Summary</h2>\n", f);
+	summary_table(f, t);
+	if (!plots)
+		fputs("<p class=\"note\">gnuplot is not installed: tables only.</p>\n", f);
+	if (plots && any_idle(t)) {
+		fputs("<h2>Idle states</h2>\n", f);
+		plot_residency(f, t, o);
+		plot_misses(f, t, o);
+		plot_energy_latency(f, t, o);
+	}
+	pre_block(f, t, cmp_print_idle);
+	fputs("<h2>Benchmarks (mmtests style)</h2>\n", f);
+	pre_block(f, t, cmp_print_mmtests);
+	fputs("<h2>Normalized</h2>\n", f);
+	pre_block(f, t, cmp_print_normalized);
+	if (plots) {
+		fputs("<h2>Every run</h2>\n", f);
+		for (r = 0; r < t->nrows; r++)
+			plot_runs(f, t, r, o);
+	}
+	fprintf(f, "<p class=\"note\">Made by idlelab %s.</p>\n</body></html>\n",
+		PACKAGE_VERSION);
+}
+
+int html_report_write(const char *path, const struct cmp_table *t,
+		      const struct res_set *sets, int nsets,
+		      const struct html_opts *o, struct idl_err *err)
+{
+	bool plots = !o->no_plots && plot_available(o->gnuplot);
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				   strerror(errno));
+	write_page(f, t, sets, nsets, o, plots);
+	if (ferror(f) | fclose(f)) {
+		unlink(tmp);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: write failed: %s",
+				   path, strerror(errno));
+	}
+	if (rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+				   strerror(e));
+	}
+	return 0;
+}

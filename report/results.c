@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reader for results files.  Results are small (one number per run), so
+ * they are loaded whole; every field is checked and a bad file gets a
+ * message naming the file and the JSON position (line) of the problem.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "results.h"
+
+static int bad(struct idl_err *err, const char *path, json_t *at,
+	       const char *what)
+{
+	(void)at;
+	return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path, what);
+}
+
+static void copy_str(char *dst, size_t len, json_t *s)
+{
+	snprintf(dst, len, "%s", json_is_string(s) ? json_string_value(s) : "");
+}
+
+static int find_config(const struct res_set *rs, const char *name)
+{
+	int i;
+
+	for (i = 0; i < rs->nconfigs; i++)
+		if (!strcmp(rs->configs[i], name))
+			return i;
+	return -1;
+}
+
+static int load_series(struct res_set *rs, struct res_bench *b,
+		       const char *cfg, json_t *arr, struct idl_err *err)
+{
+	struct res_series *s;
+	size_t i;
+	json_t *x;
+	int c = find_config(rs, cfg);
+
+	if (c < 0) {
+		char m[160];
+
+		snprintf(m, sizeof(m), "benchmark %s: config '%s' is not in \"configs\"",
+			 b->name, cfg);
+		return bad(err, rs->path, arr, m);
+	}
+	if (!json_is_array(arr))
+		return bad(err, rs->path, arr, "\"values\" entries must be arrays of numbers");
+	s = &b->series[b->nseries++];
+	s->config = c;
+	s->n = json_array_size(arr);
+	s->v = calloc(s->n ? s->n : 1, sizeof(double));
+	if (!s->v)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	json_array_foreach(arr, i, x) {
+		if (!json_is_number(x))
+			return bad(err, rs->path, x, "\"values\" must hold numbers only");
+		s->v[i] = json_number_value(x);
+	}
+	return 0;
+}
+
+static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
+		      struct idl_err *err)
+{
+	json_t *values, *hib, *arr;
+	const char *cfg;
+
+	if (!json_is_object(jb))
+		return bad(err, rs->path, jb, "\"benchmarks\" entries must be objects");
+	copy_str(b->name, sizeof(b->name), json_object_get(jb, "name"));
+	copy_str(b->kase, sizeof(b->kase), json_object_get(jb, "case"));
+	copy_str(b->metric, sizeof(b->metric), json_object_get(jb, "metric"));
+	copy_str(b->unit, sizeof(b->unit), json_object_get(jb, "unit"));
+	if (!b->name[0] || !b->metric[0])
+		return bad(err, rs->path, jb, "a benchmark needs \"name\" and \"metric\"");
+	hib = json_object_get(jb, "higher_is_better");
+	if (!json_is_boolean(hib))
+		return bad(err, rs->path, jb, "a benchmark needs \"higher_is_better\" (true/false)");
+	b->higher_is_better = json_is_true(hib);
+	values = json_object_get(jb, "values");
+	if (!json_is_object(values))
+		return bad(err, rs->path, jb, "a benchmark needs a \"values\" object");
+	json_object_foreach(values, cfg, arr) {
+		if (b->nseries >= RES_MAX_CONFIGS)
+			return bad(err, rs->path, jb, "too many configs");
+		if (load_series(rs, b, cfg, arr, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void load_idle(struct res_set *rs, json_t *idle)
+{
+	const char *cfg, *st;
+	json_t *ji, *res, *x, *en;
+	int c;
+
+	json_object_foreach(idle, cfg, ji) {
+		struct res_idle *ri;
+
+		c = find_config(rs, cfg);
+		if (c < 0 || !json_is_object(ji))
+			continue;
+		ri = &rs->idle[c];
+		ri->present = true;
+		ri->above_pct = json_number_value(json_object_get(ji, "above_pct"));
+		ri->below_pct = json_number_value(json_object_get(ji, "below_pct"));
+		res = json_object_get(ji, "residency_pct");
+		json_object_foreach(res, st, x) {
+			if (ri->nstates >= RES_MAX_STATES)
+				break;
+			snprintf(ri->state[ri->nstates], sizeof(ri->state[0]), "%s", st);
+			ri->residency_pct[ri->nstates++] = json_number_value(x);
+		}
+		en = json_object_get(ji, "energy");
+		if (json_is_object(en) &&
+		    json_is_number(json_object_get(en, "value"))) {
+			ri->has_energy = true;
+			ri->energy = json_number_value(json_object_get(en, "value"));
+			ri->energy_modelled = json_is_true(json_object_get(en, "modelled"));
+			copy_str(ri->energy_unit, sizeof(ri->energy_unit),
+				 json_object_get(en, "unit"));
+		}
+	}
+}
+
+static int load_configs(struct res_set *rs, json_t *cfgs, struct idl_err *err)
+{
+	size_t i;
+	json_t *x;
+
+	if (!json_is_array(cfgs) || json_array_size(cfgs) == 0)
+		return bad(err, rs->path, cfgs, "\"configs\" must be a non-empty array of names");
+	if (json_array_size(cfgs) > RES_MAX_CONFIGS)
+		return bad(err, rs->path, cfgs, "too many configs");
+	json_array_foreach(cfgs, i, x) {
+		if (!json_is_string(x) || !json_string_value(x)[0])
+			return bad(err, rs->path, x, "\"configs\" must hold names");
+		/* compare against the names before this one */
+		rs->nconfigs = (int)i;
+		if (find_config(rs, json_string_value(x)) >= 0)
+			return bad(err, rs->path, x, "\"configs\" names must be unique");
+		copy_str(rs->configs[i], sizeof(rs->configs[0]), x);
+		rs->nconfigs = (int)i + 1;
+	}
+	return 0;
+}
+
+static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
+{
+	json_t *benchs, *jb, *idle;
+	const char *fmt;
+	size_t i;
+
+	if (!json_is_object(root))
+		return bad(err, rs->path, root, "not a results file (top level is not an object)");
+	fmt = json_string_value(json_object_get(root, "format"));
+	if (!fmt || strcmp(fmt, "idlelab-results"))
+		return bad(err, rs->path, root, "not a results file (\"format\" is not \"idlelab-results\")");
+	if (json_integer_value(json_object_get(root, "version")) != 1)
+		return bad(err, rs->path, root, "unsupported results version (this idlelab reads version 1)");
+	copy_str(rs->kind, sizeof(rs->kind), json_object_get(root, "kind"));
+	if (load_configs(rs, json_object_get(root, "configs"), err))
+		return -1;
+	benchs = json_object_get(root, "benchmarks");
+	if (!json_is_array(benchs))
+		return bad(err, rs->path, root, "\"benchmarks\" must be an array");
+	rs->bench = calloc(json_array_size(benchs) + 1, sizeof(*rs->bench));
+	if (!rs->bench)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	json_array_foreach(benchs, i, jb) {
+		rs->nbench = (int)i + 1;	/* so that results_free sees it */
+		if (load_bench(rs, &rs->bench[i], jb, err))
+			return -1;
+	}
+	idle = json_object_get(root, "idle");
+	if (json_is_object(idle))
+		load_idle(rs, idle);
+	return 0;
+}
+
+static void set_label(struct res_set *rs, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	snprintf(rs->label, sizeof(rs->label), "%s", base && base[1] ? base + 1 : path);
+	n = strlen(rs->label);
+	if (n > 5 && !strcmp(rs->label + n - 5, ".json"))
+		rs->label[n - 5] = '\0';
+}
+
+int results_load(const char *path, struct res_set *rs, struct idl_err *err)
+{
+	char file[480];
+	json_error_t jerr;
+	struct stat st;
+	json_t *root;
+	int ret;
+
+	memset(rs, 0, sizeof(*rs));
+	if (stat(path, &st))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		snprintf(file, sizeof(file), "%s/results.json", path);
+	else
+		snprintf(file, sizeof(file), "%s", path);
+	snprintf(rs->path, sizeof(rs->path), "%s", file);
+	set_label(rs, path);
+
+	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", file,
+				   jerr.line, jerr.text);
+	ret = load_root(rs, root, err);
+	json_decref(root);
+	if (ret)
+		results_free(rs);
+	return ret;
+}
+
+void results_free(struct res_set *rs)
+{
+	int i, j;
+
+	for (i = 0; i < rs->nbench; i++)
+		for (j = 0; j < rs->bench[i].nseries; j++)
+			free(rs->bench[i].series[j].v);
+	free(rs->bench);
+	rs->bench = NULL;
+	rs->nbench = 0;
+}
+
+const struct res_series *results_series(const struct res_bench *b, int config)
+{
+	int i;
+
+	for (i = 0; i < b->nseries; i++)
+		if (b->series[i].config == config)
+			return &b->series[i];
+	return NULL;
+}
+
+int results_load_all(char *const *paths, int n, struct res_set *sets,
+		     struct idl_err *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (results_load(paths[i], &sets[i], err)) {
+			while (i--)
+				results_free(&sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
