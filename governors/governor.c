@@ -17,38 +17,34 @@
 #include <idlelab/governor.h>
 
 #include "explain.h"
+#include "governors/gov-list.h"
 #include "registry.h"
 
 /* The environment the kernel helpers of governor.h answer from. */
 __thread struct idl_env *idl_current_env;
 
 /*
- * Every governor idlelab may contain, in the order they are listed.  A
- * weak symbol whose governor file is not linked in is NULL and skipped.
+ * Every governor idlelab may contain, in the order they are listed; only
+ * those whose source is built (gov-list.h) are referenced.
  */
-static const struct idl_governor_ops *const known[] = {
+static const struct idl_governor_ops *const registered[] = {
+#ifdef IDL_HAVE_GOV_MENU
 	&idl_gov_menu,
+#endif
+#ifdef IDL_HAVE_GOV_TEO
 	&idl_gov_teo,
+#endif
+#ifdef IDL_HAVE_GOV_LADDER
 	&idl_gov_ladder,
+#endif
+#ifdef IDL_HAVE_GOV_HALTPOLL
 	&idl_gov_haltpoll,
+#endif
+#ifdef IDL_HAVE_GOV_ORACLE
 	&idl_gov_oracle,
+#endif
+	NULL,
 };
-
-#define NR_KNOWN	(sizeof(known) / sizeof(known[0]))
-
-/* The linked-in ones, NULL-terminated; filled once before main(). */
-static const struct idl_governor_ops *registered[NR_KNOWN + 1];
-
-__attribute__((constructor))
-static void registry_init(void)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < NR_KNOWN; i++)
-		if (known[i])
-			registered[n++] = known[i];
-	registered[n] = NULL;
-}
 
 const struct idl_governor_ops *const *idl_governor_list(void)
 {
