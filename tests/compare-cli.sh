@@ -1,0 +1,87 @@
+#!/bin/sh
+# idlelab compare / report end to end: golden tables, exit statuses, and
+# a page that a browser loads with its plots.
+set -u
+fx="$top_srcdir/tests/fixtures/results"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {	# check NAME EXPECTED ACTUAL
+	if [ "$2" != "$3" ]; then
+		echo "FAIL: $1: expected '$2', got '$3'"
+		fail=1
+	else
+		echo "ok: $1"
+	fi
+}
+
+"$IDLELAB" compare -s mmtests "$fx/live-small.json" >"$tmp/mm" 2>"$tmp/err"
+check "mmtests exit" 0 $?
+if diff -u "$fx/live-small.mmtests.txt" "$tmp/mm"; then echo "ok: mmtests golden"; else fail=1; fi
+grep -q "timer lateness-p50-401Hz: no runs in 'ladder'" "$tmp/err"
+check "missing config reported" 0 $?
+
+"$IDLELAB" compare -s normalized "$fx/live-small.json" >"$tmp/norm" 2>/dev/null
+if diff -u "$fx/live-small.normalized.txt" "$tmp/norm"; then echo "ok: normalized golden"; else fail=1; fi
+
+# significance rule: the latency of ladder is significant by t-test
+# (p = 0.021) but its 95% bands overlap (cidiff 0.77); timer's menu runs
+# (60, 60) against (50, 52): cidiff 9 / (1.96 * 1.414) = 3.25
+"$IDLELAB" compare -s mmtests -S ci "$fx/live-small.json" 2>/dev/null | grep '\*' >"$tmp/n"
+check "ci rule marks one cell" 1 "$(wc -l <"$tmp/n")"
+grep -q '^Amean     lateness-p50-401Hz .*60.00 \* -17.65%\*' "$tmp/n"
+check "ci rule marks timer/menu" 0 $?
+
+"$IDLELAB" compare -f csv "$fx/live-small.json" 2>/dev/null | grep -c '^"pingpong"' >"$tmp/n"
+check "csv rows" 6 "$(cat "$tmp/n")"
+"$IDLELAB" compare -f json "$fx/live-small.json" 2>/dev/null | grep -c '"significant": true' >"$tmp/n"
+check "json significant cells" 3 "$(cat "$tmp/n")"
+
+"$IDLELAB" compare "$fx/bad-config.json" >/dev/null 2>"$tmp/err"
+check "bad input exit" 2 $?
+grep -q "bad-config.json: benchmark x: config 'teo' is not in" "$tmp/err"
+check "bad input message" 0 $?
+"$IDLELAB" compare "$fx/bad-syntax.json" >/dev/null 2>&1
+check "bad json exit" 2 $?
+"$IDLELAB" compare >/dev/null 2>&1
+check "no args exit" 2 $?
+"$IDLELAB" compare -s fancy "$fx/live-small.json" >/dev/null 2>&1
+check "bad style exit" 2 $?
+"$IDLELAB" compare --help | grep -q '^usage: idlelab compare'
+check "help" 0 $?
+
+# two inputs: columns are labelled by input
+"$IDLELAB" compare -s summary "$fx/live-small.json" "$fx/live-small.json" 2>/dev/null >"$tmp/two"
+grep -q "live-small/menu" "$tmp/two"
+check "two inputs labelled" 0 $?
+
+# report: atomic write, plots when gnuplot is there
+"$IDLELAB" report -o "$tmp/r.html" "$fx/live-small.json" 2>/dev/null
+check "report exit" 0 $?
+ls "$tmp" | grep -c 'r.html.tmp' >"$tmp/n"
+check "no temp file left" 0 "$(cat "$tmp/n")"
+if command -v gnuplot >/dev/null 2>&1; then
+	grep -c 'data-plot="runs"' "$tmp/r.html" >"$tmp/n"
+	check "one runs plot per row" 3 "$(cat "$tmp/n")"
+	grep -q 'data-plot="residency"' "$tmp/r.html"
+	check "residency plot" 0 $?
+fi
+"$IDLELAB" report -o /dev/full/x.html "$fx/live-small.json" >/dev/null 2>&1
+check "report to unwritable path" 1 $?
+"$IDLELAB" report "$fx/live-small.json" >/dev/null 2>&1
+check "report without -o" 2 $?
+
+# the page loads in a headless browser without errors, with its SVGs
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ] && command -v gnuplot >/dev/null 2>&1; then
+	"$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$tmp/chr" \
+		--dump-dom "file://$tmp/r.html" >"$tmp/dom" 2>"$tmp/chr.log"
+	check "browser exit" 0 $?
+	grep -c '<svg' "$tmp/dom" >"$tmp/n"
+	check "browser sees the plots" 6 "$(cat "$tmp/n")"
+else
+	echo "skip: no chromium or gnuplot for the browser check"
+fi
+exit $fail
