@@ -206,7 +206,8 @@ static void plot_energy_latency(FILE *f, const struct cmp_table *t,
 		 t->row[r].metric);
 	if (plot_begin(&p, o->gnuplot, title, 720, 320))
 		return;
-	fprintf(p.script, "set xlabel 'energy'\nset ylabel '%s'\nunset key\n$e << EOD\n",
+	fprintf(p.script, "set xlabel 'energy'\nset ylabel '%s'\nunset key\n"
+		"set offsets graph 0.15, graph 0.25, graph 0.15, graph 0.15\n$e << EOD\n",
 		t->row[r].unit);
 	for (c = 0; c < t->ncols; c++) {
 		const struct res_idle *ri = col_idle(t, c);
