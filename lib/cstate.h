@@ -103,6 +103,17 @@ struct cstate_counters {
 int cstate_sysfs_counters(const char *sysfs_root, unsigned int cpu,
 			  struct cstate_counters *c, struct idl_err *err);
 
+/* cpuidle governors: current one and the space-separated available list
+ * (sysfs cpuidle/current_governor_ro, available_governors). */
+int cstate_sysfs_governors(const char *sysfs_root, char *current,
+			   size_t current_len, char *available,
+			   size_t available_len, struct idl_err *err);
+
+/* State flags as text: "polling,timer_stop" ("none" when 0); the parser
+ * takes the same words and returns -1 on an unknown one. */
+int cstate_flags_format(unsigned int flags, char *buf, size_t len);
+int cstate_flags_parse(const char *s, unsigned int *flags);
+
 /* Resolve "--machine NAME" / "--states FILE" style options: a built-in
  * name, or a path to a table file. */
 int cstate_table_resolve(const char *machine, const char *file,

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * This machine's C-state table from sysfs.
+ *
+ * With the default root, libcpupower answers what it can (state count,
+ * name, desc, latency, disable, driver, governor, usage, time); the
+ * 6.1 library has no getters for residency, above, below, rejected or
+ * default_status, so those are read from sysfs directly.  With any
+ * other root (a fixture tree in the tests) everything is read from files
+ * below that root, because libcpupower hard-codes /sys.
+ */
+#include "config.h"
+
+#include <cpuidle.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cstate.h"
+
+#define UNKNOWN_POWER	4294967295ULL	/* sysfs "power" when unknown */
+
+static bool use_libcpupower(const char *root)
+{
+	return !strcmp(root, CSTATE_SYSFS_ROOT);
+}
+
+/* Read a one-line file into @buf without the trailing newline. */
+static int read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int read_ull(const char *path, unsigned long long *v)
+{
+	char buf[64], *end;
+
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -1;
+	return 0;
+}
+
+static void state_path(char *buf, size_t len, const char *root,
+		       unsigned int cpu, int idx, const char *file)
+{
+	snprintf(buf, len, "%s/cpu%u/cpuidle/state%d/%s", root, cpu, idx,
+		 file);
+}
+
+static int state_count(const char *root, unsigned int cpu)
+{
+	char path[4096];
+	int n = 0;
+
+	if (use_libcpupower(root))
+		return (int)cpuidle_state_count(cpu);
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%d", root,
+			 cpu, n);
+		if (access(path, F_OK))
+			return n;
+		n++;
+	}
+}
+
+/* Copy a malloc'd libcpupower string and free it. */
+static int take_str(char *s, char *dst, size_t len)
+{
+	if (!s)
+		return -1;
+	s[strcspn(s, "\n")] = '\0';
+	snprintf(dst, len, "%s", s);
+	free(s);
+	return 0;
+}
+
+static int read_state_lib(unsigned int cpu, int i, struct cstate *s)
+{
+	int dis;
+
+	if (take_str(cpuidle_state_name(cpu, (unsigned int)i), s->name,
+		     sizeof(s->name)))
+		return -1;
+	take_str(cpuidle_state_desc(cpu, (unsigned int)i), s->desc,
+		 sizeof(s->desc));
+	s->exit_latency_ns = (int64_t)cpuidle_state_latency(cpu,
+				(unsigned int)i) * NSEC_PER_USEC;
+	dis = cpuidle_is_state_disabled(cpu, (unsigned int)i);
+	s->disabled = dis == 1;
+	return 0;
+}
+
+static int read_state_files(const char *root, unsigned int cpu, int i,
+			    struct cstate *s)
+{
+	char path[4096];
+	unsigned long long v;
+
+	state_path(path, sizeof(path), root, cpu, i, "name");
+	if (read_str(path, s->name, sizeof(s->name)))
+		return -1;
+	state_path(path, sizeof(path), root, cpu, i, "desc");
+	read_str(path, s->desc, sizeof(s->desc));
+	state_path(path, sizeof(path), root, cpu, i, "latency");
+	if (read_ull(path, &v))
+		return -1;
+	s->exit_latency_ns = (int64_t)v * NSEC_PER_USEC;
+	state_path(path, sizeof(path), root, cpu, i, "disable");
+	s->disabled = !read_ull(path, &v) && v != 0;
+	return 0;
+}
+
+/* What libcpupower lacks: residency, default_status, power. */
+static int read_state_extra(const char *root, unsigned int cpu, int i,
+			    struct cstate *s)
+{
+	char path[4096], buf[32];
+	unsigned long long v;
+
+	state_path(path, sizeof(path), root, cpu, i, "residency");
+	if (read_ull(path, &v))
+		return -1;
+	s->target_residency_ns = (int64_t)v * NSEC_PER_USEC;
+	state_path(path, sizeof(path), root, cpu, i, "default_status");
+	if (!read_str(path, buf, sizeof(buf)) && !strcmp(buf, "disabled"))
+		s->flags |= CSTATE_OFF;
+	/* 0 and UINT_MAX both mean "not known" in practice */
+	state_path(path, sizeof(path), root, cpu, i, "power");
+	if (!read_ull(path, &v) && v != 0 && v != UNKNOWN_POWER)
+		s->power = (double)v;
+	if (!strcmp(s->name, "POLL"))
+		s->flags |= CSTATE_POLLING;
+	return 0;
+}
+
+static void read_driver(const char *root, char *buf, size_t len)
+{
+	char path[4096];
+
+	buf[0] = '\0';
+	if (use_libcpupower(root)) {
+		if (!take_str(cpuidle_get_driver(), buf, len))
+			return;
+	}
+	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", root);
+	if (read_str(path, buf, len))
+		snprintf(buf, len, "unknown");
+}
+
+static void read_model(char *buf, size_t len)
+{
+	char line[512], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "this machine");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10))
+			continue;
+		colon = strchr(line, ':');
+		if (colon) {
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon + 2);
+		}
+		break;
+	}
+	fclose(f);
+}
+
+static void describe(const char *root, unsigned int cpu,
+		     struct cstate_table *t)
+{
+	bool lib = use_libcpupower(root);
+	int i;
+
+	read_driver(root, t->driver, sizeof(t->driver));
+	if (lib) {
+		snprintf(t->name, sizeof(t->name), "this machine (cpu %u)",
+			 cpu);
+		read_model(t->description, sizeof(t->description));
+	} else {
+		snprintf(t->name, sizeof(t->name), "sysfs (cpu %u)", cpu);
+		snprintf(t->description, sizeof(t->description),
+			 "sysfs tree %.100s", root);
+	}
+	snprintf(t->source, sizeof(t->source), "%.200s/cpu%u/cpuidle%s", root,
+		 cpu, lib ? " via libcpupower and sysfs" : "");
+	snprintf(t->rule, sizeof(t->rule),
+		 "as registered by the running %s driver; default_status disabled -> OFF flag",
+		 t->driver);
+	for (i = 0; i < t->count; i++)
+		if (!isnan(t->states[i].power))
+			t->power_unit = CSTATE_POWER_MW;
+}
+
+int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
+		      struct cstate_table *t, struct idl_err *err)
+{
+	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	int i, n, rc;
+
+	memset(t, 0, sizeof(*t));
+	n = state_count(root, cpu);
+	if (n <= 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s/cpu%u/cpuidle: no idle states (no cpuidle driver, or no such CPU)",
+				   root, cpu);
+	if (n > CSTATE_MAX)
+		n = CSTATE_MAX;
+	for (i = 0; i < n; i++) {
+		struct cstate *s = &t->states[i];
+
+		s->power = NAN;
+		s->entry_energy = NAN;
+		if (use_libcpupower(root))
+			rc = read_state_lib(cpu, i, s);
+		else
+			rc = read_state_files(root, cpu, i, s);
+		if (rc || read_state_extra(root, cpu, i, s))
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "%s/cpu%u/cpuidle/state%d: cannot read the state",
+					   root, cpu, i);
+	}
+	t->count = n;
+	describe(root, cpu, t);
+	return 0;
+}
+
+static int read_counter(const char *root, unsigned int cpu, int i,
+			const char *file, unsigned long long *v)
+{
+	char path[4096];
+
+	state_path(path, sizeof(path), root, cpu, i, file);
+	return read_ull(path, v);
+}
+
+int cstate_sysfs_counters(const char *sysfs_root, unsigned int cpu,
+			  struct cstate_counters *c, struct idl_err *err)
+{
+	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	bool lib = use_libcpupower(root);
+	int i, n;
+
+	memset(c, 0, sizeof(*c));
+	n = state_count(root, cpu);
+	if (n <= 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s/cpu%u/cpuidle: no idle states", root,
+				   cpu);
+	if (n > CSTATE_MAX)
+		n = CSTATE_MAX;
+	for (i = 0; i < n; i++) {
+		unsigned int k = (unsigned int)i;
+
+		if (lib) {
+			c->s[i].usage = cpuidle_state_usage(cpu, k);
+			c->s[i].time_us = cpuidle_state_time(cpu, k);
+		} else if (read_counter(root, cpu, i, "usage",
+					&c->s[i].usage) ||
+			   read_counter(root, cpu, i, "time",
+					&c->s[i].time_us)) {
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "%s/cpu%u/cpuidle/state%d: cannot read usage/time",
+					   root, cpu, i);
+		}
+		/* older kernels lack these: leave them 0 */
+		read_counter(root, cpu, i, "above", &c->s[i].above);
+		read_counter(root, cpu, i, "below", &c->s[i].below);
+		read_counter(root, cpu, i, "rejected", &c->s[i].rejected);
+	}
+	c->count = n;
+	return 0;
+}
+
+int cstate_sysfs_governors(const char *sysfs_root, char *current,
+			   size_t current_len, char *available,
+			   size_t available_len, struct idl_err *err)
+{
+	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	char path[4096];
+
+	current[0] = '\0';
+	if (use_libcpupower(root))
+		take_str(cpuidle_get_governor(), current, current_len);
+	if (!current[0]) {
+		snprintf(path, sizeof(path), "%s/cpuidle/current_governor_ro",
+			 root);
+		if (read_str(path, current, current_len)) {
+			snprintf(path, sizeof(path),
+				 "%s/cpuidle/current_governor", root);
+			if (read_str(path, current, current_len))
+				return idl_err_set(err, IDL_EXIT_FAILURE,
+						   "%s/cpuidle: no current governor (cpuidle disabled?)",
+						   root);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/cpuidle/available_governors", root);
+	if (read_str(path, available, available_len))
+		snprintf(available, available_len, "%s", current);
+	return 0;
+}
