@@ -11,6 +11,7 @@
 #define IDLELAB_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cstate.h"
@@ -110,5 +111,28 @@ const char *trace_reader_damage(const struct trace_reader *r);
 void trace_reader_close(struct trace_reader *r);
 
 const char *wake_cause_name(enum wake_cause c);
+
+/*
+ * Additions (helper "traceformat"): format constants, metadata defaults,
+ * structured damage information and the CRC32 used by the format.
+ */
+#define TRACE_FORMAT_VERSION	1
+
+/* Zero @m and set the "unknown" values (latency -1, power NAN, ...). */
+void trace_meta_init(struct trace_meta *m);
+
+struct trace_damage {
+	bool		damaged;
+	uint64_t	offset;		/* file offset where reading stopped */
+	uint64_t	bytes_lost;	/* bytes from there to end of file */
+	int64_t		blocks_lost;	/* -1 if unknown */
+	int64_t		records_lost;	/* -1 if unknown */
+};
+/* Filled once trace_reader_next() has reached the damage. */
+void trace_reader_damage_info(const struct trace_reader *r,
+			      struct trace_damage *d);
+
+/* CRC-32 (IEEE 802.3, reflected 0xEDB88320); start with crc = 0. */
+uint32_t idl_crc32(uint32_t crc, const void *buf, size_t len);
 
 #endif /* IDLELAB_TRACE_H */

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Native trace format: round trip, per-CPU filter, damage handling
+ * (truncation at every byte, bit flips in every block), header errors,
+ * empty traces, atomic writes, and streaming of a big trace in bounded
+ * memory.  Expected records come from a closed formula (make_period), and
+ * block offsets are found by parsing the layout of doc/trace-format.md
+ * here, not by asking the reader.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace.h"
+#include "trace-format.h"
+
+static char dir[256];
+static char path[300];
+
+static void setup(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/ctf-XXXXXX", t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.trace", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Period i of @cpu: a formula the test can recompute at any time. */
+static void make_period(uint32_t cpu, uint64_t i, struct idle_period *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->cpu = cpu;
+	p->entry_ns = 1000000ULL * i + 17 * cpu;
+	p->exit_ns = p->entry_ns + 1000 + (i * 7919 + cpu) % 900000;
+	p->sleep_length_ns = (i % 5 == 0) ? TRACE_NO_TIMER :
+			     (int64_t)(i * 31 % 4000000) - 5;
+	p->delta_tick_ns = (int64_t)((i * 13 + cpu) % 4000000);
+	p->wake_detail = (uint32_t)(i * 2654435761U);
+	p->state = (int16_t)((i % 4) - 1);
+	p->wake_cause = (uint8_t)(i % WAKE_CAUSE_COUNT);
+	p->flags = (uint8_t)(i * 37 % 128);
+}
+
+static void fill_meta(struct trace_meta *m)
+{
+	struct cstate *s;
+
+	trace_meta_init(m);
+	strcpy(m->kernel, "6.18.1-test");
+	strcpy(m->driver, "intel_idle");
+	strcpy(m->governor, "teo");
+	strcpy(m->clock, "mono");
+	strcpy(m->source, "check_trace_format");
+	strcpy(m->tool, "idlelab test");
+	m->hz = 250;
+	m->nr_cpus = 3;
+	m->latency_req_ns = 2000;
+	m->nr_events = 12345;
+	m->lost_events = 7;
+	strcpy(m->table.name, "tiny");
+	strcpy(m->table.driver, "intel_idle");
+	m->table.power_unit = CSTATE_POWER_MW;
+	m->table.count = 3;
+	s = m->table.states;
+	strcpy(s[0].name, "POLL");
+	s[0].flags = CSTATE_POLLING;
+	s[0].power = 1500.5;
+	s[0].entry_energy = 0.0;
+	strcpy(s[1].name, "C1");
+	strcpy(s[1].desc, "MWAIT 0x00");
+	s[1].exit_latency_ns = 2000;
+	s[1].target_residency_ns = 2000;
+	s[1].power = 900.25;
+	s[1].entry_energy = NAN;
+	strcpy(s[2].name, "C6");
+	s[2].exit_latency_ns = 170000;
+	s[2].target_residency_ns = 600000;
+	s[2].flags = CSTATE_TIMER_STOP | CSTATE_TLB_FLUSHED;
+	s[2].disabled = true;
+	s[2].power = 50;
+	s[2].entry_energy = 120.75;
+}
+
+static void p_eq(const struct idle_period *a, const struct idle_period *b)
+{
+	ck_assert_uint_eq(a->cpu, b->cpu);
+	ck_assert_uint_eq(a->entry_ns, b->entry_ns);
+	ck_assert_uint_eq(a->exit_ns, b->exit_ns);
+	ck_assert_int_eq(a->sleep_length_ns, b->sleep_length_ns);
+	ck_assert_int_eq(a->delta_tick_ns, b->delta_tick_ns);
+	ck_assert_uint_eq(a->wake_detail, b->wake_detail);
+	ck_assert_int_eq(a->state, b->state);
+	ck_assert_uint_eq(a->wake_cause, b->wake_cause);
+	ck_assert_uint_eq(a->flags, b->flags);
+}
+
+/* Write @n periods per CPU on @ncpu CPUs, interleaved; blocks of @blk. */
+static void write_trace(const char *file, int ncpu, uint64_t n, uint32_t blk)
+{
+	struct trace_meta m;
+	struct trace_writer *w;
+	struct idle_period p;
+	struct idl_err err;
+	uint64_t i;
+	int c, bad = 0;
+
+	fill_meta(&m);
+	w = trace_writer_create(file, &m, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	if (blk)
+		ck_assert_int_eq(tf_writer_set_block_records(w, blk), 0);
+	/* No ck_assert in hot loops: each one writes to Check's pipe. */
+	for (i = 0; i < n; i++)
+		for (c = ncpu - 1; c >= 0; c--) {
+			make_period((uint32_t)c, i, &p);
+			bad |= trace_writer_add(w, &p, &err);
+		}
+	ck_assert_msg(bad == 0, "%s", err.msg);
+	ck_assert_msg(trace_writer_close(w, &err) == 0, "%s", err.msg);
+}
+
+START_TEST(test_crc32)
+{
+	/* The standard check value of CRC-32/ISO-HDLC. */
+	ck_assert_uint_eq(idl_crc32(0, "123456789", 9), 0xCBF43926U);
+	ck_assert_uint_eq(idl_crc32(0, "", 0), 0);
+	/* Chaining equals one pass, at every split (slice-by-8 tails). */
+	for (size_t k = 0; k <= 9; k++)
+		ck_assert_uint_eq(idl_crc32(idl_crc32(0, "123456789", k),
+					    "123456789" + k, 9 - k),
+				  0xCBF43926U);
+	ck_assert_uint_eq(idl_crc32(0, "The quick brown fox jumps over the lazy dog", 43),
+			  0x414FA339U);
+}
+END_TEST
+
+START_TEST(test_round_trip)
+{
+	struct trace_reader *r;
+	struct idle_period p, q;
+	struct idl_err err;
+	const struct trace_meta *m;
+	uint64_t next[3] = { 0 }, total = 0;
+	int c;
+
+	write_trace(path, 3, 10000, 0);
+	r = trace_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	m = trace_reader_meta(r);
+	ck_assert_uint_eq(m->version, 1);
+	ck_assert_str_eq(m->kernel, "6.18.1-test");
+	ck_assert_str_eq(m->governor, "teo");
+	ck_assert_str_eq(m->tool, "idlelab test");
+	ck_assert_uint_eq(m->hz, 250);
+	ck_assert_uint_eq(m->nr_cpus, 3);
+	ck_assert_int_eq(m->latency_req_ns, 2000);
+	ck_assert_uint_eq(m->nr_periods, 30000);
+	ck_assert_uint_eq(m->nr_events, 12345);
+	ck_assert_uint_eq(m->lost_events, 7);
+	ck_assert_uint_eq(m->start_ns, 0);	/* CPU 0, i = 0 */
+	ck_assert_int_eq(m->table.count, 3);
+	ck_assert_int_eq(m->table.power_unit, CSTATE_POWER_MW);
+	ck_assert_str_eq(m->table.states[1].desc, "MWAIT 0x00");
+	ck_assert_int_eq(m->table.states[2].target_residency_ns, 600000);
+	ck_assert_uint_eq(m->table.states[2].flags,
+			  CSTATE_TIMER_STOP | CSTATE_TLB_FLUSHED);
+	ck_assert(m->table.states[2].disabled);
+	ck_assert(!m->table.states[1].disabled);
+	ck_assert(m->table.states[0].power == 1500.5);
+	ck_assert(isnan(m->table.states[1].entry_energy));
+	ck_assert(m->table.states[2].entry_energy == 120.75);
+	while ((c = trace_reader_next(r, -1, &p, &err)) == 1) {
+		ck_assert_uint_lt(p.cpu, 3);
+		make_period(p.cpu, next[p.cpu]++, &q);
+		p_eq(&p, &q);
+		total++;
+	}
+	ck_assert_int_eq(c, 0);
+	ck_assert_uint_eq(total, 30000);
+	ck_assert_ptr_null(trace_reader_damage(r));
+
+	/* Per-CPU filter after a rewind: exactly that CPU, in order. */
+	for (c = 2; c >= 0; c--) {
+		uint64_t i = 0;
+
+		ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+		while (trace_reader_next(r, c, &p, &err) == 1) {
+			make_period((uint32_t)c, i++, &q);
+			p_eq(&p, &q);
+		}
+		ck_assert_uint_eq(i, 10000);
+		ck_assert_ptr_null(trace_reader_damage(r));
+	}
+	/* A CPU that has no periods. */
+	ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+	ck_assert_int_eq(trace_reader_next(r, 7, &p, &err), 0);
+	trace_reader_close(r);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct trace_reader *r;
+	struct idle_period p;
+	struct idl_err err;
+	struct stat st;
+
+	write_trace(path, 3, 0, 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	/* header + end block only */
+	ck_assert_int_eq(st.st_size, 4096 + 24 + 16);
+	r = trace_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	ck_assert_uint_eq(trace_reader_meta(r)->nr_periods, 0);
+	ck_assert_int_eq(trace_reader_next(r, -1, &p, &err), 0);
+	ck_assert_ptr_null(trace_reader_damage(r));
+	trace_reader_close(r);
+}
+END_TEST
+
+static int dir_entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_atomic)
+{
+	struct trace_meta m;
+	struct trace_writer *w;
+	struct idle_period p;
+	struct idl_err err;
+	int i;
+
+	fill_meta(&m);
+	w = trace_writer_create(path, &m, &err);
+	ck_assert_ptr_nonnull(w);
+	for (i = 0; i < 9000; i++) {
+		make_period(0, (uint64_t)i, &p);
+		ck_assert_int_eq(trace_writer_add(w, &p, &err), 0);
+	}
+	ck_assert_int_ne(access(path, F_OK), 0);
+	trace_writer_abort(w);
+	ck_assert_int_eq(dir_entries(), 0);
+
+	w = trace_writer_create(path, &m, &err);
+	ck_assert_ptr_nonnull(w);
+	make_period(0, 5, &p);
+	ck_assert_int_eq(trace_writer_add(w, &p, &err), 0);
+	/* Out of time order on one CPU is refused. */
+	make_period(0, 4, &p);
+	ck_assert_int_eq(trace_writer_add(w, &p, &err), -1);
+	ck_assert_int_eq(err.status, 2);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(trace_writer_close(w, &err), 0);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ck_assert_int_eq(dir_entries(), 1);
+}
+END_TEST
+
+/* ---- damage ---------------------------------------------------------- */
+
+static unsigned char *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	unsigned char *b;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	b = malloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static void spit(const char *file, const unsigned char *b, size_t len)
+{
+	FILE *f = fopen(file, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(b, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static uint32_t rd32(const unsigned char *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Read all periods of @file into @out (max @cap); returns the count. */
+static int read_all(const char *file, struct idle_period *out, int cap,
+		    struct trace_damage *d)
+{
+	struct trace_reader *r;
+	struct idl_err err;
+	int n = 0, ret;
+
+	r = trace_reader_open(file, &err);
+	if (!r)
+		return -1;
+	while ((ret = trace_reader_next(r, -1, &out[n], &err)) == 1)
+		ck_assert_int_lt(++n, cap);
+	ck_assert_int_eq(ret, 0);
+	trace_reader_damage_info(r, d);
+	ck_assert_int_eq(d->damaged, trace_reader_damage(r) != NULL);
+	trace_reader_close(r);
+	return n;
+}
+
+/* Block boundaries, by walking the layout of the specification. */
+static int block_offsets(const unsigned char *b, size_t len, size_t *off,
+			 int cap)
+{
+	size_t o = rd32(b + 12);	/* header_size */
+	int n = 0;
+
+	while (o + 24 <= len && rd32(b + o) == 0x4b4c4249U) {
+		ck_assert_int_lt(n, cap);
+		off[n++] = o;
+		o += 24 + rd32(b + o + 12);
+	}
+	ck_assert_uint_eq(rd32(b + o), 0x444e4549U);	/* "IEND" */
+	off[n] = o;
+	return n;
+}
+
+#define SMALL_CPUS	3
+#define SMALL_N		10	/* per CPU */
+#define SMALL_BLK	4
+
+START_TEST(test_truncate_every_byte)
+{
+	struct idle_period full[64], got[64];
+	struct trace_damage d;
+	struct idl_err err;
+	unsigned char *b;
+	char cut[320];
+	size_t len, k, off[32];
+	int nfull, n, nb, last = 0;
+
+	write_trace(path, SMALL_CPUS, SMALL_N, SMALL_BLK);
+	nfull = read_all(path, full, 64, &d);
+	ck_assert_int_eq(nfull, SMALL_CPUS * SMALL_N);
+	ck_assert(!d.damaged);
+	b = slurp(path, &len);
+	nb = block_offsets(b, len, off, 31);
+	/* 10 per CPU in blocks of 4: 3 blocks per CPU */
+	ck_assert_int_eq(nb, 9);
+	ck_assert_uint_eq(len, 4096 + 9 * 24 + 30 * 40 + 24 + 16);
+	snprintf(cut, sizeof(cut), "%s/cut.trace", dir);
+	for (k = 0; k < len; k++) {
+		spit(cut, b, k);
+		n = read_all(cut, got, 64, &d);
+		if (k < 4096) {
+			struct trace_reader *r = trace_reader_open(cut, &err);
+
+			ck_assert_ptr_null(r);
+			ck_assert_int_eq(err.status, 2);
+			ck_assert_msg(strstr(err.msg, ": offset ") != NULL,
+				      "%s", err.msg);
+			continue;
+		}
+		ck_assert_int_ge(n, last);
+		for (int i = 0; i < n; i++)
+			p_eq(&got[i], &full[i]);
+		ck_assert_msg(d.damaged, "no damage reported at cut %zu", k);
+		ck_assert_uint_le(d.offset, k);
+		ck_assert_uint_eq(d.bytes_lost, k - d.offset);
+		ck_assert_int_eq(d.blocks_lost >= 0, 1);
+		ck_assert_int_eq(d.records_lost, nfull - n);
+		last = n;
+	}
+	ck_assert_int_eq(last, nfull);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_bit_flips)
+{
+	struct idle_period full[64], got[64];
+	struct trace_damage d;
+	unsigned char *b;
+	char bad[320];
+	size_t len, off[32], pos;
+	int nb, n, i, before;
+
+	write_trace(path, SMALL_CPUS, SMALL_N, SMALL_BLK);
+	ck_assert_int_eq(read_all(path, full, 64, &d), SMALL_CPUS * SMALL_N);
+	b = slurp(path, &len);
+	nb = block_offsets(b, len, off, 31);
+	snprintf(bad, sizeof(bad), "%s/bad.trace", dir);
+	for (i = 0; i <= nb; i++) {	/* every block and the end block */
+		size_t blen = off[i] + 24 + rd32(b + off[i] + 12) - off[i];
+
+		before = 0;
+		for (int j = 0; j < i; j++)
+			before += (int)rd32(b + off[j] + 8);
+		/* one bit in the header's count, CRC, and payload bytes */
+		for (pos = 0; pos < blen; pos += (pos < 24 ? 4 : 37)) {
+			b[off[i] + pos] ^= 0x10;
+			spit(bad, b, len);
+			b[off[i] + pos] ^= 0x10;
+			n = read_all(bad, got, 64, &d);
+			ck_assert_msg(n == before, "block %d byte %zu: %d records, %d expected",
+				      i, pos, n, before);
+			for (int j = 0; j < n; j++)
+				p_eq(&got[j], &full[j]);
+			ck_assert(d.damaged);
+			ck_assert_uint_eq(d.offset, off[i]);
+		}
+	}
+	free(b);
+}
+END_TEST
+
+static void expect_open_error(const unsigned char *b, size_t len,
+			      const char *want1, const char *want2)
+{
+	struct trace_reader *r;
+	struct idl_err err;
+	char bad[320];
+
+	snprintf(bad, sizeof(bad), "%s/bad.trace", dir);
+	spit(bad, b, len);
+	r = trace_reader_open(bad, &err);
+	ck_assert_ptr_null(r);
+	ck_assert_int_eq(err.status, 2);
+	ck_assert_msg(strstr(err.msg, want1) != NULL, "'%s' lacks '%s'",
+		      err.msg, want1);
+	if (want2)
+		ck_assert_msg(strstr(err.msg, want2) != NULL, "'%s' lacks '%s'",
+			      err.msg, want2);
+}
+
+START_TEST(test_header_errors)
+{
+	unsigned char *b;
+	size_t len;
+
+	write_trace(path, 2, 3, 0);
+	b = slurp(path, &len);
+
+	b[8] = 2;	/* version 2 */
+	expect_open_error(b, len, "bad.trace: offset 8: ", "version 2");
+	expect_open_error(b, len, "version 1", NULL);
+	b[8] = 1;
+
+	b[0] = 'X';
+	expect_open_error(b, len, "offset 0: not an idlelab trace", NULL);
+	b[0] = 'I';
+
+	b[40] ^= 1;	/* inside the metadata */
+	expect_open_error(b, len, "offset 20: metadata checksum", NULL);
+	b[40] ^= 1;
+
+	b[13] ^= 1;	/* header size, caught by the header CRC */
+	expect_open_error(b, len, "offset 28: header checksum", NULL);
+	b[13] ^= 1;
+
+	expect_open_error(b, 20, "offset 20: file truncated", NULL);
+	expect_open_error((const unsigned char *)"hello world, not a trace", 24,
+			  "offset 0: not an idlelab trace", NULL);
+	expect_open_error(b, 0, "offset 0", NULL);
+	free(b);
+}
+END_TEST
+
+/* ---- streaming in bounded memory --------------------------------------- */
+
+static long max_rss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define BIG_CPUS	4
+#define BIG_N		1250000ULL	/* per CPU: 5 M periods */
+
+START_TEST(test_big_streaming)
+{
+	struct trace_reader *r;
+	struct idle_period p, q;
+	struct idl_err err;
+	struct stat st;
+	uint64_t next[BIG_CPUS] = { 0 }, total = 0;
+	long rss0 = max_rss_kb(), rss1, rss2;
+	double t0, t1, t2;
+
+	t0 = now_s();
+	write_trace(path, BIG_CPUS, BIG_N, 0);
+	t1 = now_s();
+	rss1 = max_rss_kb();
+	r = trace_reader_open(path, &err);
+	ck_assert_ptr_nonnull(r);
+	while (trace_reader_next(r, -1, &p, &err) == 1) {
+		if (total % 4099 == 0) {	/* spot checks */
+			make_period(p.cpu, next[p.cpu], &q);
+			p_eq(&p, &q);
+		}
+		next[p.cpu & (BIG_CPUS - 1)]++;
+		total++;
+	}
+	t2 = now_s();
+	ck_assert_ptr_null(trace_reader_damage(r));
+	trace_reader_close(r);
+	rss2 = max_rss_kb();
+	ck_assert_uint_eq(total, BIG_CPUS * BIG_N);
+	ck_assert_int_eq(stat(path, &st), 0);
+	printf("big trace: %" PRIu64 " periods, %.2f bytes/period, "
+	       "write %.1f M/s, read %.1f M/s, max RSS +%ld/+%ld kB\n",
+	       total, (double)st.st_size / (double)total,
+	       (double)total / (t1 - t0) / 1e6,
+	       (double)total / (t2 - t1) / 1e6, rss1 - rss0, rss2 - rss0);
+	/* 200 MB of data; buffers are a few hundred kB */
+	ck_assert_int_lt(rss1 - rss0, 8 * 1024);
+	ck_assert_int_lt(rss2 - rss0, 8 * 1024);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("trace_format");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_crc32);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_atomic);
+	tcase_add_test(tc, test_truncate_every_byte);
+	tcase_add_test(tc, test_bit_flips);
+	tcase_add_test(tc, test_header_errors);
+	tcase_add_test(tc, test_big_streaming);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
