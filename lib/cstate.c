@@ -222,22 +222,41 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* "did you mean" list: close in spelling, or one contains the other. */
+/* Closeness of table @c to @name: edit distance, limit + 1 when one
+ * name contains the other, limit + 2 when the description contains
+ * @name ("skylake"); -1 when not close. */
+static int closeness(const char *name, const struct cstate_table *c,
+		     size_t limit)
+{
+	size_t dist = edit_distance(name, c->name);
+
+	if (dist <= limit)
+		return (int)dist;
+	if (strcasestr(c->name, name) ||
+	    (strlen(c->name) >= 3 && strcasestr(name, c->name)))
+		return (int)limit + 1;
+	if (strlen(name) >= 3 && strcasestr(c->description, name))
+		return (int)limit + 2;
+	return -1;
+}
+
+/* "did you mean" list, closest first, at most 8 names. */
 static void suggest(const char *name, char *buf, size_t len)
 {
 	const struct cstate_table *const *l;
-	size_t n = 0, dist, limit = strlen(name) / 3 + 1;
-	int shown = 0;
+	size_t n = 0, limit = strlen(name) / 3 + 1;
+	int shown = 0, level;
 
 	buf[0] = '\0';
-	for (l = cstate_builtin_list(); *l && shown < 8; l++) {
-		dist = edit_distance(name, (*l)->name);
-		if (dist > limit && !strcasestr((*l)->name, name) &&
-		    !(strlen((*l)->name) >= 3 && strcasestr(name, (*l)->name)))
-			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
-				      shown ? ", " : "", (*l)->name);
-		shown++;
+	for (level = 0; level <= (int)limit + 2; level++) {
+		for (l = cstate_builtin_list(); *l && shown < 8; l++) {
+			if (closeness(name, *l, limit) != level)
+				continue;
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+					      "%s%s", shown ? ", " : "",
+					      (*l)->name);
+			shown++;
+		}
 	}
 }
 

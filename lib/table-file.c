@@ -238,14 +238,15 @@ static int parse_index(struct parser *p, const char *s, int *idx)
 		return idl_err_at_line(p->err, p->file, p->line,
 				       "duplicate state index %ld (first at line %lu)",
 				       v, p->state_line[v]);
+	/* every index below count is taken, so only gaps are left */
+	if (v > p->t->count && p->t->count == 0)
+		return idl_err_at_line(p->err, p->file, p->line,
+				       "state %ld comes first: state 0 is missing",
+				       v);
 	if (v > p->t->count)
 		return idl_err_at_line(p->err, p->file, p->line,
 				       "state %ld follows state %d: state %d is missing",
 				       v, p->t->count - 1, p->t->count);
-	if (v < p->t->count)
-		return idl_err_at_line(p->err, p->file, p->line,
-				       "state %ld listed after state %d: list states in index order",
-				       v, p->t->count - 1);
 	*idx = (int)v;
 	return 0;
 }
