@@ -243,7 +243,7 @@ static void print_list(enum fmt fmt)
 	if (fmt == FMT_CSV)
 		printf("name,driver,states,description\n");
 	else
-		printf("%-26s %-10s %6s  %s\n", "NAME", "DRIVER", "STATES",
+		printf("%-26s %-11s %6s  %s\n", "NAME", "DRIVER", "STATES",
 		       "DESCRIPTION");
 	for (l = cstate_builtin_list(); *l; l++) {
 		if (fmt == FMT_CSV) {
@@ -252,7 +252,7 @@ static void print_list(enum fmt fmt)
 			csv_field((*l)->description);
 			putchar('\n');
 		} else {
-			printf("%-26s %-10s %6d  %s\n", (*l)->name,
+			printf("%-26s %-11s %6d  %s\n", (*l)->name,
 			       (*l)->driver, (*l)->count, (*l)->description);
 		}
 	}

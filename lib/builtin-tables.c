@@ -753,6 +753,34 @@ static const struct cstate_table tbl_sm8250_gold = {
 	},
 };
 
+static const struct cstate_table tbl_tc2_a7 = {
+	.name = "tc2-a7",
+	.description = "Versatile Express TC2, Cortex-A7",
+	.driver = "little_idle",
+	.source = "drivers/cpuidle/cpuidle-big_little.c little_idle (torvalds/linux, static defaults); power: tables/idle_power_models.csv tc2",
+	.rule = "big.LITTLE driver: WFI 1/1 + cluster power down; DT idle-states would override state 1; power = EAS cluster idle cost (cpu-level costs are 0)",
+	.power_unit = CSTATE_POWER_RELATIVE,
+	.count = 2,
+	.states = {
+		{ "WFI", "ARM WFI", 1000, 1000, 0, false, 25, NAN },
+		{ "C1", "ARM little-cluster power down", 700000, 2500000, CSTATE_TIMER_STOP | CSTATE_RCU_IDLE, false, 10, NAN },
+	},
+};
+
+static const struct cstate_table tbl_tc2_a15 = {
+	.name = "tc2-a15",
+	.description = "Versatile Express TC2, Cortex-A15",
+	.driver = "big_idle",
+	.source = "drivers/cpuidle/cpuidle-big_little.c big_idle (torvalds/linux, static defaults); power: tables/idle_power_models.csv tc2",
+	.rule = "big.LITTLE driver: WFI 1/1 + cluster power down; DT idle-states would override state 1; power = EAS cluster idle cost (cpu-level costs are 0)",
+	.power_unit = CSTATE_POWER_RELATIVE,
+	.count = 2,
+	.states = {
+		{ "WFI", "ARM WFI", 1000, 1000, 0, false, 70, NAN },
+		{ "C1", "ARM big-cluster power down", 500000, 2000000, CSTATE_TIMER_STOP | CSTATE_RCU_IDLE, false, 25, NAN },
+	},
+};
+
 static const struct cstate_table tbl_vm_haltpoll = {
 	.name = "vm-haltpoll",
 	.description = "KVM guest with cpuidle-haltpoll",
@@ -1560,6 +1588,8 @@ static const struct cstate_table *const builtin[] = {
 	&tbl_sdm845_gold,
 	&tbl_sm8250_silver,
 	&tbl_sm8250_gold,
+	&tbl_tc2_a7,
+	&tbl_tc2_a15,
 	&tbl_vm_haltpoll,
 	&tbl_pepc_adl0,
 	&tbl_pepc_aml_y_2,

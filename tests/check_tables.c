@@ -129,6 +129,12 @@ START_TEST(test_builtin_arm)
 	check_state("sm8250-silver", 1, "cpu-sleep-0-0", 891, 3934);
 	check_state("sm8250-gold", 1, "cpu-sleep-1-0", 1763, 4488);
 	ck_assert_int_eq(must_find("sm8250-gold")->count, 2);
+	/* TC2: cpuidle-big_little.c latencies, EAS cluster costs 25/10 */
+	check_state("tc2-a7", 1, "C1", 700, 2500);
+	ck_assert(must_find("tc2-a7")->states[0].power == 25.0);
+	ck_assert(must_find("tc2-a7")->states[1].power == 10.0);
+	ck_assert(must_find("tc2-a15")->states[0].power == 70.0);
+	check_state("tc2-a15", 1, "C1", 500, 2000);
 }
 END_TEST
 

@@ -242,9 +242,33 @@ def arm_tables(corpus):
     return out
 
 
-def tc2_table(corpus):
-    """TC2 has power data but no latency data in the corpus: none."""
-    return []
+# TC2 latencies are not in the corpus; they are the static state 1 of
+# drivers/cpuidle/cpuidle-big_little.c (checked in a v6.6.14 copy).
+TC2 = [
+    ("tc2-a7", "little_idle", "A7 (idle_states_cluster_a7)", 700, 2500,
+     "ARM little-cluster power down", "Versatile Express TC2, Cortex-A7"),
+    ("tc2-a15", "big_idle", "A15 (idle_states_cluster_a15)", 500, 2000,
+     "ARM big-cluster power down", "Versatile Express TC2, Cortex-A15"),
+]
+
+
+def tc2_tables(corpus):
+    model, _ = arm_power(corpus)
+    out = []
+    for name, drv, cluster, lat, res, desc, what in TC2:
+        cost = model[("tc2", cluster)]
+        states = [state("WFI", "ARM WFI", 1, 1, power=cost[1]),
+                  state("C1", desc, lat, res,
+                        ["CSTATE_TIMER_STOP", "CSTATE_RCU_IDLE"],
+                        power=cost[2])]
+        src = ("drivers/cpuidle/cpuidle-big_little.c %s (torvalds/linux, "
+               "static defaults); power: tables/idle_power_models.csv tc2"
+               % drv)
+        rule = ("big.LITTLE driver: WFI 1/1 + cluster power down; DT "
+                "idle-states would override state 1; power = EAS cluster "
+                "idle cost (cpu-level costs are 0)")
+        out.append(table(name, what, drv, src, rule, states, "RELATIVE"))
+    return out
 
 
 def haltpoll_table():
@@ -375,7 +399,7 @@ def main():
         sys.exit("usage: gen-builtin-tables.py CORPUS_DIR OUT.c OUT.md")
     corpus = sys.argv[1]
     tables = (intel_tables(corpus) + amd_tables(corpus) +
-              arm_tables(corpus) + tc2_table(corpus) + [haltpoll_table()] +
+              arm_tables(corpus) + tc2_tables(corpus) + [haltpoll_table()] +
               pepc_tables(corpus))
     names = [t["name"] for t in tables]
     assert len(names) == len(set(names)), "duplicate table names"
