@@ -270,6 +270,11 @@ static int count_builtin(void)
 	return n;
 }
 
+/*
+ * @file wins; otherwise @machine is a built-in name or, failing that, a
+ * path; with neither, this machine's cpu 0 from sysfs.  Unknown names
+ * get a "did you mean" list (exit status 2).
+ */
 int cstate_table_resolve(const char *machine, const char *file,
 			 struct cstate_table *t, struct idl_err *err)
 {
