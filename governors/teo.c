@@ -24,10 +24,11 @@
  * If both are the same bin, the timer was (probably) what woke the CPU and
  * that bin's "hits" grow; otherwise the CPU was woken early and the
  * duration bin's "intercepts" grow.  All metrics decay geometrically: on
- * every update each one loses 1/2^DECAY_SHIFT of itself (rounded down, so
- * small values never fall below 2^DECAY_SHIFT - 1) and the event that just
- * happened adds PULSE.  A separate running "total" decays the same way and
- * grows by PULSE per event; it is not the sum of the bins.
+ * every update each one loses 1/2^DECAY_SHIFT of itself, rounded down (so a
+ * value below 2^DECAY_SHIFT stays as it is and a metric never returns to
+ * 0), and the event that just happened adds PULSE.  A separate running
+ * "total" decays the same way and grows by PULSE per event; it is not the
+ * sum of the bins.
  *
  * Two more decayed counters sit beside the bins: "short_idles" counts idle
  * periods shorter than RESIDENCY_THRESHOLD_NS, and "tick_intercepts"
