@@ -64,7 +64,8 @@ static bool deeper_fits(const struct cpuidle_driver *drv,
 	for (i = entered + 1; i < drv->state_count; i++) {
 		if (!state_enabled(dev, i))
 			continue;
-		return residency_ns - delay >= drv->states[i].target_residency_ns;
+		return residency_ns - delay >=
+		       drv->states[i].target_residency_ns;
 	}
 	return false;
 }
@@ -105,11 +106,12 @@ void idl_core_reject(struct cpuidle_device *dev, int index, bool rejected)
 void idl_core_set_disabled(struct cpuidle_device *dev, int index,
 			   bool disabled)
 {
+	struct cpuidle_state_usage *u = &dev->states_usage[index];
+
 	if (disabled)
-		dev->states_usage[index].disable |= CPUIDLE_STATE_DISABLED_BY_USER;
+		u->disable |= CPUIDLE_STATE_DISABLED_BY_USER;
 	else
-		dev->states_usage[index].disable &=
-			~(unsigned long long)CPUIDLE_STATE_DISABLED_BY_USER;
+		u->disable &= ~(unsigned long long)CPUIDLE_STATE_DISABLED_BY_USER;
 	/* Any write to the attribute drops the cached poll limit. */
 	dev->poll_limit_ns = 0;
 }

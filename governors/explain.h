@@ -13,7 +13,7 @@
 
 struct idl_explain {
 	FILE		*out;		/* e.g. stderr */
-	const char	*prefix;	/* written before every line, may be NULL */
+	const char	*prefix;	/* before every line; may be NULL */
 };
 
 static inline void idl_explain_init(struct idl_explain *ex, FILE *out,

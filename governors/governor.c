@@ -152,7 +152,8 @@ static int parse_item(struct idl_governor *gov, const char *item, size_t len,
 		return -1;
 	}
 	if (v < p->min || v > p->max) {
-		snprintf(err, errlen, "%s: %s=%lld is out of range [%lld, %lld]",
+		snprintf(err, errlen,
+			 "%s: %s=%lld is out of range [%lld, %lld]",
 			 ops->name, p->name, v, p->min, p->max);
 		return -1;
 	}
@@ -199,7 +200,8 @@ int idl_governor_parse(struct idl_governor *gov, const char *spec,
 
 	memset(gov, 0, sizeof(*gov));
 	for (g = registered; *g; g++)
-		if (strlen((*g)->name) == nlen && !strncmp((*g)->name, spec, nlen))
+		if (strlen((*g)->name) == nlen &&
+		    !strncmp((*g)->name, spec, nlen))
 			break;
 	if (!*g) {
 		list_governors(names, sizeof(names));
@@ -209,7 +211,8 @@ int idl_governor_parse(struct idl_governor *gov, const char *spec,
 	}
 	gov->ops = *g;
 	if (nr_params(gov->ops) > IDL_GOV_MAX_PARAMS) {
-		snprintf(err, errlen, "%s: too many parameters", gov->ops->name);
+		snprintf(err, errlen, "%s: too many parameters",
+			 gov->ops->name);
 		return -1;
 	}
 	for (i = 0; i < nr_params(gov->ops); i++)
