@@ -127,6 +127,7 @@ static int read_line(struct reader *r, char **line, struct decide *d)
 			return bad(d, "line too long");
 		}
 		fflush(stdout);
+		fflush(stderr);
 		n = read(r->fd, r->buf + r->end, sizeof(r->buf) - 1 - r->end);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -245,13 +246,15 @@ static int do_hz(struct decide *d, char **f, int n)
 
 static int parse_flags(struct decide *d, char *s, unsigned int *flags)
 {
-	char *tok, *save = NULL;
+	char *tok, *next;
 
 	*flags = 0;
 	if (!strcmp(s, "-"))
 		return 0;
-	for (tok = strtok_r(s, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (tok = s; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
 		if (!strcmp(tok, "polling"))
 			*flags |= CPUIDLE_FLAG_POLLING;
 		else if (!strcmp(tok, "timer_stop"))
@@ -540,7 +543,7 @@ int cmd_decide(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static char outbuf[OUTBUF_SIZE];
+	static char outbuf[OUTBUF_SIZE], errbuf[OUTBUF_SIZE];
 	static struct decide d;
 	const char *spec = NULL;
 	int c, fd = 0, ret;
@@ -582,6 +585,10 @@ int cmd_decide(int argc, char **argv)
 	}
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	/* explanations are many small writes: buffer them too (both are
+	 * flushed whenever decide waits for input) */
+	if (d.explain)
+		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	d.hz = DEFAULT_HZ;
 	d.latency_req = DEFAULT_LATENCY_REQ;
 	d.step = STEP_START;

@@ -99,6 +99,9 @@ printf 'hz 0\n' >"$tmp/in"
 printf 'state 0 POLL 0 0 polling,deep\n' >"$tmp/in"
 	check state-flag ladder "" \
 	"decide: line 1: state: unknown flag 'deep' (flags: polling, timer_stop, or - for none)"
+printf 'state 0 POLL 0 0 polling,\n' >"$tmp/in"
+	check state-empty-flag ladder "" \
+	"decide: line 1: state: unknown flag '' (flags: polling, timer_stop, or - for none)"
 printf 'state 0 POLL 0 0\n' >"$tmp/in"
 	check state-fields ladder "" \
 	"decide: line 1: state: expected 5 values, got 4"
