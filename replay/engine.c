@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The replay engine's core: for one CPU, an event-driven simulation of
+ * the kernel's idle loop (select -> tick stop/retain -> enter -> the
+ * core's accounting -> reflect) over the workload's idle periods, for
+ * every governor in lockstep.  The workload is fixed (open loop): the
+ * non-tick wakeups happen at their recorded times whatever a governor
+ * does; what a governor changes -- tick wakeups while the tick is kept,
+ * poll time limits -- is simulated.  See doc/replay.md.
+ *
+ * Hot path: no allocation and no formatting (unless --explain), only
+ * integer counters.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cpuidle-core.h"
+#include "replay.h"
+
+static const char *const vs_name[REPLAY_NVS] = {
+	"same", "too-deep", "too-shallow"
+};
+static const char *const miss_name[3] = { "none", "above", "below" };
+
+static const char *cause_name(int c)
+{
+	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
+		wake_cause_name((enum wake_cause)c);
+}
+
+int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
+		    unsigned int cpu, struct idl_err *err)
+{
+	int gi, i;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->setup = s;
+	rc->drv = s->drv;
+	rc->cpu = cpu;
+	rc->env.tick_nsec = s->tick_nsec;
+	rc->env.latency_req = s->latency_req;
+	idl_env_set_current(&rc->env);
+	for (gi = 0; gi < s->ngov; gi++) {
+		struct cpuidle_device *dev = &rc->g[gi].dev;
+
+		dev->cpu = cpu;
+		for (i = 0; i < s->table.count; i++) {
+			const struct cstate *c = &s->table.states[i];
+
+			if (c->disabled)
+				dev->states_usage[i].disable |=
+					CPUIDLE_STATE_DISABLED_BY_USER;
+			if (c->flags & CSTATE_UNUSABLE)
+				dev->states_usage[i].disable |=
+					CPUIDLE_STATE_DISABLED_BY_DRIVER;
+		}
+		if (idl_governor_attach(dev, &s->gov[gi], &rc->drv)) {
+			replay_cpu_finish(rc);
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "cannot attach governor %s",
+					   s->gov[gi].spec);
+		}
+		rc->g[gi].attached = true;
+	}
+	return 0;
+}
+
+/* The sleep length the governor sees @elapsed ns into the period. */
+static s64 sleep_at(const struct idle_period *p, s64 elapsed)
+{
+	s64 sl = p->sleep_length_ns;
+
+	if (sl == TRACE_NO_TIMER || !elapsed)
+		return sl;
+	/* the predicted timer has passed: its successor is unknown */
+	if (sl - elapsed <= 0)
+		return KTIME_MAX;
+	return sl - elapsed;
+}
+
+/* The first tick boundary after entry, relative to entry, in (0, T]. */
+static s64 first_tick(const struct replay_setup *s,
+		      const struct idle_period *p, bool *exact)
+{
+	s64 t = s->tick_nsec, d = p->delta_tick_ns;
+
+	*exact = false;
+	if (s->own_hz) {
+		if (d > 0 && d <= t) {
+			*exact = p->flags & IP_TICK_EXACT;
+			return d;
+		}
+		d %= t;
+		return d > 0 ? d : d + t;
+	}
+	/* what-if HZ: a grid of multiples of TICK_NSEC of the trace clock */
+	return t - (s64)(p->entry_ns % (u64)t);
+}
+
+struct seg_in {
+	s64	remain, sleep, dtick;
+	bool	stopped;
+};
+
+static void explain_seg(struct replay_cpu *rc, int gi, unsigned int nsel,
+			const struct seg_in *in, int idx, bool stop, s64 seg,
+			int cause, int orc, int vs, enum idl_miss miss)
+{
+	const struct replay_setup *s = rc->setup;
+	FILE *f = rc->ex->out;
+
+	fprintf(f, "  %-12s sel %u: remain %lld sleep %lld dtick %lld "
+		"tick %s -> %d %s%s | end %s after %lld | oracle %d %s: %s"
+		" | kernel rule %s\n",
+		s->gov[gi].spec, nsel, (long long)in->remain,
+		(long long)in->sleep, (long long)in->dtick,
+		in->stopped ? "stopped" : "running", idx,
+		s->table.states[idx].name,
+		in->stopped ? "" : stop ? " stop-tick" : " keep-tick",
+		cause_name(cause), (long long)seg, orc,
+		s->table.states[orc].name, vs_name[vs], miss_name[miss]);
+}
+
+static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
+		      const struct seg_in *in, int idx, s64 seg, int cause,
+		      enum idl_miss miss, int *orc_out, int *vs_out)
+{
+	const struct replay_setup *s = rc->setup;
+	s64 lat = s->table.states[idx].exit_latency_ns;
+	int orc = replay_oracle_state(s, in->remain);
+	s64 olat = s->table.states[orc].exit_latency_ns;
+	int vs = idx == orc ? REPLAY_SAME :
+		 idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
+
+	sc->selects++;
+	sc->entries[idx]++;
+	sc->residency_ns[idx] += (u64)seg;
+	if (miss == IDL_MISS_ABOVE)
+		sc->above[idx]++;
+	else if (miss == IDL_MISS_BELOW)
+		sc->below[idx]++;
+	sc->seg_hist[replay_state_bin(s, seg)]++;
+	sc->vs[vs][idx]++;
+	sc->vs_cause[vs][cause]++;
+	sc->wake[cause][idx]++;
+	if (lat > olat)
+		sc->excess_lat_ns += (u64)(lat - olat);
+	if (lat > s->latency_req)
+		sc->lat_violations++;
+	*orc_out = orc;
+	*vs_out = vs;
+}
+
+/* The first segment: agreement with what the kernel recorded. */
+static void score_agreement(struct replay_cpu *rc, struct replay_score *sc,
+			    int idx, s64 seg, enum idl_miss miss)
+{
+	const struct idle_period *f = &rc->first;
+	int kclass;
+
+	if (!rc->setup->own_table || f->state < 0 ||
+	    f->state >= rc->setup->table.count)
+		return;
+	sc->agree_n++;
+	if (idx == f->state)
+		sc->agree_same++;
+	/* miss classes are comparable when the first parts end together */
+	if ((u64)seg != f->exit_ns - f->entry_ns)
+		return;
+	kclass = f->flags & IP_MISS_ABOVE ? IDL_MISS_ABOVE :
+		 f->flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
+	sc->miss_n++;
+	sc->miss[kclass][miss]++;
+}
+
+static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
+		    s64 dur, s64 tick0, bool tick_exact, bool explain)
+{
+	const struct replay_setup *s = rc->setup;
+	const struct idl_governor_ops *ops = s->gov[gi].ops;
+	struct cpuidle_driver *drv = &rc->drv;
+	struct cpuidle_device *dev = &rc->g[gi].dev;
+	struct replay_score *sc = &rc->g[gi].sc;
+	struct idl_env *env = &rc->env;
+	bool sleep_exact = p->flags & IP_SLEEP_EXACT;
+	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	s64 elapsed = 0, next_tick = tick0, t = s->tick_nsec;
+	bool stopped = false;
+	unsigned int nsel;
+
+	for (nsel = 0;; nsel++) {
+		struct seg_in in;
+		bool stop = true, by_tick = false, by_poll = false;
+		enum idl_miss miss;
+		s64 seg;
+		int idx, cause, orc, vs;
+
+		in.remain = dur - elapsed;
+		in.sleep = sleep_at(p, elapsed);
+		while (next_tick <= elapsed)
+			next_tick += t;
+		in.dtick = stopped ? in.sleep : next_tick - elapsed;
+		in.stopped = stopped;
+		env->sleep_length = in.sleep;
+		env->delta_tick = in.dtick;
+		env->tick_stopped = stopped;
+		env->got_tick = false;
+		env->sleep_length_queried = false;
+		env->hindsight_idle_ns = in.remain;
+
+		idx = ops->select(drv, dev, &stop);
+		if (idx < 0 || idx >= drv->state_count) {
+			sc->invalid++;
+			idx = 0;
+		}
+		/* the kernel keeps the tick if a timer comes before it */
+		if (!stopped && stop) {
+			if (in.sleep > in.dtick) {
+				stopped = true;
+				sc->tick_stops++;
+				if (in.remain < t)
+					sc->short_tick_stops++;
+			} else {
+				sc->stop_denied++;
+			}
+		}
+		seg = in.remain;
+		cause = pcause;
+		if (!stopped && in.dtick < seg) {
+			seg = in.dtick;
+			cause = WAKE_TICK;
+			by_tick = true;
+		}
+		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING) {
+			s64 lim = (s64)idl_core_poll_limit(drv, dev);
+
+			if (lim <= 0)
+				lim = 1;
+			if (lim < seg) {
+				seg = lim;
+				cause = REPLAY_CAUSE_POLL;
+				by_tick = false;
+				by_poll = true;
+			}
+			dev->poll_time_limit = by_poll;
+		}
+		miss = idl_core_account(drv, dev, idx, seg);
+		env->got_tick = cause == WAKE_TICK;
+		if (ops->reflect)
+			ops->reflect(dev, idx);
+
+		if (sleep_exact)
+			sc->sleep_exact++;
+		if (tick_exact)
+			sc->tick_exact++;
+		score_seg(rc, sc, &in, idx, seg, cause, miss, &orc, &vs);
+		if (!nsel)
+			score_agreement(rc, sc, idx, seg, miss);
+		if (__builtin_expect(explain, 0))
+			explain_seg(rc, gi, nsel, &in, idx, stop, seg, cause,
+				    orc, vs, miss);
+		elapsed += seg;
+		if (by_tick) {
+			sc->tick_wakeups++;
+			next_tick += t;
+		} else if (by_poll) {
+			sc->poll_limits++;
+		} else {
+			break;
+		}
+	}
+}
+
+static bool in_window(const struct replay_cpu *rc)
+{
+	const struct replay_explain *ex = rc->ex;
+	u64 at;
+
+	if (!ex || ex->cpu != (int)rc->cpu)
+		return false;
+	if (!ex->by_time)
+		return rc->index >= ex->from && rc->index <= ex->to;
+	at = rc->cur.entry_ns - ex->base_ns;
+	return rc->cur.entry_ns >= ex->base_ns && at >= ex->from &&
+	       at <= ex->to;
+}
+
+static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
+{
+	const struct idle_period *p = &rc->cur, *f = &rc->first;
+	const struct replay_setup *s = rc->setup;
+	FILE *out = rc->ex->out;
+
+	fprintf(out, "cpu %u period %llu entry %llu idle %lld wake %s "
+		"sleep %lld%s dtick %lld%s; recorded: parts %u",
+		rc->cpu, (unsigned long long)rc->index,
+		(unsigned long long)p->entry_ns, (long long)dur,
+		cause_name(p->wake_cause < WAKE_CAUSE_COUNT ?
+			   p->wake_cause : 0),
+		(long long)p->sleep_length_ns,
+		p->flags & IP_SLEEP_EXACT ? " (exact)" : " (est)",
+		(long long)tick0,
+		s->own_hz && (p->flags & IP_TICK_EXACT) ? " (exact)" : " (est)",
+		rc->parts);
+	if (f->state >= 0 && s->own_table && f->state < s->table.count)
+		fprintf(out, " state %d %s%s", f->state,
+			s->table.states[f->state].name,
+			f->flags & IP_MISS_ABOVE ? " above" :
+			f->flags & IP_MISS_BELOW ? " below" : "");
+	fputc('\n', out);
+}
+
+static void process(struct replay_cpu *rc)
+{
+	const struct replay_setup *s = rc->setup;
+	const struct idle_period *p = &rc->cur;
+	struct replay_workload *wl = &rc->wl;
+	s64 dur = (s64)(p->exit_ns - p->entry_ns), tick0;
+	bool tick_exact, explain = in_window(rc);
+	int orc, gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ?
+			     p->wake_cause : 0;
+
+	idl_env_set_current(&rc->env);
+	tick0 = first_tick(s, p, &tick_exact);
+	wl->merged++;
+	wl->idle_ns += (u64)dur;
+	wl->cause[cause]++;
+	wl->hist[replay_state_bin(s, dur)]++;
+	if (p->flags & IP_SLEEP_EXACT)
+		wl->sleep_exact++;
+	if (tick_exact)
+		wl->tick_exact++;
+	orc = replay_oracle_state(s, dur);
+	wl->oracle_entries[orc]++;
+	wl->oracle_res[orc] += (u64)dur;
+	wl->oracle_lat_ns += (u64)s->table.states[orc].exit_latency_ns;
+	if (rc->first.state >= 0) {
+		wl->known_state++;
+		if (rc->first.flags & IP_MISS_ABOVE)
+			wl->kernel_above++;
+		if (rc->first.flags & IP_MISS_BELOW)
+			wl->kernel_below++;
+	}
+	if (__builtin_expect(explain, 0))
+		explain_period(rc, dur, tick0);
+	for (gi = 0; gi < s->ngov; gi++)
+		run_gov(rc, gi, p, dur, tick0, tick_exact, explain);
+	rc->prev_exit = p->exit_ns;
+	rc->index++;
+	rc->have = false;
+}
+
+/* Recorded wakeups that a governor made, not the workload. */
+static bool mergeable(const struct replay_cpu *rc, const struct idle_period *p)
+{
+	if (rc->last_cause != WAKE_TICK && !(rc->last_flags & IP_POLL_LIMIT))
+		return false;
+	return p->entry_ns >= rc->cur.exit_ns &&
+	       p->entry_ns - rc->cur.exit_ns <= (u64)rc->setup->merge_gap_ns;
+}
+
+void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
+{
+	rc->wl.recorded++;
+	if (p->exit_ns < p->entry_ns) {
+		rc->wl.bad++;
+		return;
+	}
+	if (rc->have) {
+		if (mergeable(rc, p)) {
+			rc->cur.exit_ns = p->exit_ns;
+			rc->cur.wake_cause = p->wake_cause;
+			rc->cur.wake_detail = p->wake_detail;
+			rc->last_cause = p->wake_cause;
+			rc->last_flags = p->flags;
+			rc->parts++;
+			return;
+		}
+		process(rc);
+	}
+	if (p->entry_ns < rc->prev_exit) {	/* overlaps the last one */
+		rc->wl.bad++;
+		return;
+	}
+	rc->cur = *p;
+	rc->first = *p;
+	rc->last_cause = p->wake_cause;
+	rc->last_flags = p->flags;
+	rc->parts = 1;
+	rc->have = true;
+}
+
+void replay_cpu_finish(struct replay_cpu *rc)
+{
+	int gi;
+
+	if (rc->have)
+		process(rc);
+	idl_env_set_current(&rc->env);
+	for (gi = 0; gi < rc->setup->ngov; gi++) {
+		if (!rc->g[gi].attached)
+			continue;
+		idl_governor_detach(&rc->g[gi].dev, &rc->drv);
+		rc->g[gi].attached = false;
+	}
+}

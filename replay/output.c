@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Replay results: the text scorecard (governors as columns), CSV (one
+ * number per row) and JSON (doc/results-format.md, kind "replay").
+ * CSV and JSON carry every number through one visitor, so they cannot
+ * drift apart; doc/scoring.md defines each name.
+ */
+#include "config.h"
+
+#include <jansson.h>
+#include <string.h>
+#include <time.h>
+
+#include "run.h"
+
+typedef void (*emit_fn)(void *ctx, const char *metric, const char *key,
+			double v, bool is_int);
+
+static const char *const vs_key[REPLAY_NVS] = {
+	"same", "too_deep", "too_shallow"
+};
+static const char *const miss_key[3] = { "none", "above", "below" };
+
+static const char *cause_key(int c)
+{
+	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
+		wake_cause_name((enum wake_cause)c);
+}
+
+static double pct(u64 a, u64 b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static double energy_of_score(const struct replay_trace *tr,
+			      const struct replay_score *sc)
+{
+	return replay_energy_of(&tr->energy, sc->entries, sc->residency_ns,
+				tr->setup.table.count);
+}
+
+static double oracle_energy(const struct replay_trace *tr,
+			    const struct replay_workload *wl)
+{
+	return replay_energy_of(&tr->energy, wl->oracle_entries,
+				wl->oracle_res, tr->setup.table.count);
+}
+
+#define EI(m, k, v)	emit(ctx, m, k, (double)(v), true)
+#define ED(m, k, v)	emit(ctx, m, k, (v), false)
+
+static void visit_latency(const struct replay_trace *tr,
+			  const struct replay_score *sc, emit_fn emit,
+			  void *ctx)
+{
+	struct replay_latency l;
+	char key[64];
+	int c;
+
+	for (c = 0; c <= REPLAY_NCAUSE; c++) {
+		const char *k = c == REPLAY_NCAUSE ? "all" : cause_key(c);
+
+		replay_latency_of(&tr->setup, sc, c, &l);
+		if (!l.n && c != REPLAY_NCAUSE)
+			continue;
+		EI("wakeups", k, l.n);
+		EI("latency_total_ns", k, l.total_ns);
+		ED("latency_mean_ns", k, l.mean_ns);
+		EI("latency_p50_ns", k, l.n ? l.p50_ns : 0);
+		EI("latency_p99_ns", k, l.n ? l.p99_ns : 0);
+		EI("latency_max_ns", k, l.max_ns);
+	}
+	for (c = 0; c < REPLAY_NCAUSE; c++) {
+		int v;
+
+		for (v = 0; v < REPLAY_NVS; v++) {
+			if (!sc->vs_cause[v][c])
+				continue;
+			snprintf(key, sizeof(key), "%s/%s", cause_key(c),
+				 vs_key[v]);
+			EI("vs_oracle_by_cause", key, sc->vs_cause[v][c]);
+		}
+	}
+	EI("latency_excess_ns", NULL, sc->excess_lat_ns);
+	EI("latency_req_violations", NULL, sc->lat_violations);
+}
+
+static void visit_score(const struct replay_trace *tr,
+			const struct replay_score *sc,
+			const struct replay_workload *wl, emit_fn emit,
+			void *ctx)
+{
+	const struct cstate_table *t = &tr->setup.table;
+	u64 above = 0, below = 0, vs[REPLAY_NVS] = { 0 };
+	double e = energy_of_score(tr, sc), eo = oracle_energy(tr, wl);
+	char key[64];
+	int i, v;
+
+	EI("selects", NULL, sc->selects);
+	EI("sleep_length_exact", NULL, sc->sleep_exact);
+	EI("sleep_length_estimated", NULL, sc->selects - sc->sleep_exact);
+	EI("delta_tick_exact", NULL, sc->tick_exact);
+	EI("delta_tick_estimated", NULL, sc->selects - sc->tick_exact);
+	EI("invalid_selections", NULL, sc->invalid);
+	for (i = 0; i < t->count; i++) {
+		const char *n = t->states[i].name;
+
+		above += sc->above[i];
+		below += sc->below[i];
+		EI("entries", n, sc->entries[i]);
+		EI("residency_ns", n, sc->residency_ns[i]);
+		ED("residency_pct", n, pct(sc->residency_ns[i], wl->idle_ns));
+		EI("above", n, sc->above[i]);
+		EI("below", n, sc->below[i]);
+		EI("segment_histogram", n, sc->seg_hist[i]);
+		for (v = 0; v < REPLAY_NVS; v++) {
+			vs[v] += sc->vs[v][i];
+			snprintf(key, sizeof(key), "%s/%s", n, vs_key[v]);
+			EI("vs_oracle_by_state", key, sc->vs[v][i]);
+		}
+	}
+	EI("above_total", NULL, above);
+	EI("below_total", NULL, below);
+	ED("above_pct", NULL, pct(above, sc->selects));
+	ED("below_pct", NULL, pct(below, sc->selects));
+	for (v = 0; v < REPLAY_NVS; v++) {
+		EI("vs_oracle", vs_key[v], vs[v]);
+		snprintf(key, sizeof(key), "%s_pct", vs_key[v]);
+		ED("vs_oracle", key, pct(vs[v], sc->selects));
+	}
+	visit_latency(tr, sc, emit, ctx);
+	ED("energy", NULL, e);
+	ED("energy_regret_pct", NULL, eo > 0 ? 100.0 * (e - eo) / eo : 0.0);
+	EI("tick_wakeups", NULL, sc->tick_wakeups);
+	EI("poll_limit_wakeups", NULL, sc->poll_limits);
+	EI("tick_stops", NULL, sc->tick_stops);
+	EI("tick_stops_short", NULL, sc->short_tick_stops);
+	EI("tick_stops_denied", NULL, sc->stop_denied);
+	EI("agreement_periods", NULL, sc->agree_n);
+	EI("agreement_same", NULL, sc->agree_same);
+	ED("agreement_pct", NULL, pct(sc->agree_same, sc->agree_n));
+	EI("miss_aligned", NULL, sc->miss_n);
+	for (i = 0; i < 3; i++)
+		for (v = 0; v < 3; v++) {
+			snprintf(key, sizeof(key), "kernel_%s/replay_%s",
+				 miss_key[i], miss_key[v]);
+			EI("miss_matrix", key, sc->miss[i][v]);
+		}
+	ED("miss_agreement_pct", NULL,
+	   pct(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], sc->miss_n));
+}
+
+static void visit_workload(const struct replay_trace *tr,
+			   const struct replay_workload *wl, emit_fn emit,
+			   void *ctx)
+{
+	const struct cstate_table *t = &tr->setup.table;
+	int i;
+
+	EI("recorded_periods", NULL, wl->recorded);
+	EI("idle_periods", NULL, wl->merged);
+	EI("skipped_periods", NULL, wl->bad);
+	EI("idle_ns", NULL, wl->idle_ns);
+	for (i = 0; i < WAKE_CAUSE_COUNT; i++)
+		EI("wake_cause", cause_key(i), wl->cause[i]);
+	for (i = 0; i < t->count; i++)
+		EI("idle_histogram", t->states[i].name, wl->hist[i]);
+	EI("sleep_length_exact", NULL, wl->sleep_exact);
+	EI("delta_tick_exact", NULL, wl->tick_exact);
+	for (i = 0; i < t->count; i++)
+		EI("oracle_entries", t->states[i].name, wl->oracle_entries[i]);
+	EI("oracle_latency_total_ns", NULL, wl->oracle_lat_ns);
+	ED("oracle_energy", NULL, oracle_energy(tr, wl));
+	EI("recorded_states", NULL, wl->known_state);
+	EI("kernel_above", NULL, wl->kernel_above);
+	EI("kernel_below", NULL, wl->kernel_below);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+struct csv_ctx {
+	FILE		*f;
+	const char	*trace, *cpu, *gov;
+};
+
+static void csv_emit(void *p, const char *metric, const char *key, double v,
+		     bool is_int)
+{
+	struct csv_ctx *c = p;
+
+	fprintf(c->f, "%s,%s,%s,%s,%s,", c->trace, c->cpu, c->gov, metric,
+		key ? key : "");
+	if (is_int)
+		fprintf(c->f, "%.0f\n", v);
+	else
+		fprintf(c->f, "%.6f\n", v);
+}
+
+static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
+{
+	struct csv_ctx c = { f, NULL, NULL, NULL };
+	char cpu[16];
+	unsigned int u;
+	int t, gi;
+
+	fprintf(f, "trace,cpu,governor,metric,key,value\n");
+	for (t = 0; t < run->ntrace; t++) {
+		const struct replay_trace *tr = &run->tr[t];
+
+		c.trace = tr->path;
+		c.cpu = "all";
+		c.gov = "workload";
+		visit_workload(tr, &tr->wl, csv_emit, &c);
+		for (gi = 0; gi < tr->setup.ngov; gi++) {
+			c.gov = tr->setup.gov[gi].spec;
+			visit_score(tr, &tr->total[gi], &tr->wl, csv_emit, &c);
+		}
+		if (!per_cpu)
+			continue;
+		for (u = 0; u < tr->ncpu; u++) {
+			const struct replay_cpu_result *r = &tr->cpus[u];
+
+			if (!r->wl.recorded)
+				continue;
+			snprintf(cpu, sizeof(cpu), "%u", r->cpu);
+			c.cpu = cpu;
+			c.gov = "workload";
+			visit_workload(tr, &r->wl, csv_emit, &c);
+			for (gi = 0; gi < tr->setup.ngov; gi++) {
+				c.gov = tr->setup.gov[gi].spec;
+				visit_score(tr, &r->sc[gi], &r->wl, csv_emit,
+					    &c);
+			}
+		}
+	}
+}
+
+/* --------------------------------------------------------------- JSON */
+
+static void json_emit(void *p, const char *metric, const char *key,
+		      double v, bool is_int)
+{
+	json_t *obj = p, *val = is_int ? json_integer((json_int_t)v) :
+				json_real(v), *sub;
+
+	if (!key) {
+		json_object_set_new(obj, metric, val);
+		return;
+	}
+	sub = json_object_get(obj, metric);
+	if (!sub) {
+		sub = json_object();
+		json_object_set_new(obj, metric, sub);
+	}
+	json_object_set_new(sub, key, val);
+}
+
+static json_t *json_table(const struct replay_trace *tr)
+{
+	const struct cstate_table *t = &tr->setup.table;
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < t->count; i++)
+		json_array_append_new(a, json_pack(
+			"{s:s, s:I, s:I, s:b, s:f, s:f}",
+			"name", t->states[i].name,
+			"exit_latency_ns", (json_int_t)t->states[i].exit_latency_ns,
+			"target_residency_ns",
+			(json_int_t)t->states[i].target_residency_ns,
+			"disabled", t->states[i].disabled,
+			"power", tr->energy.power[i] * 1e6,
+			"entry_energy", tr->energy.entry[i] * 1e6));
+	return a;
+}
+
+static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
+{
+	const struct replay_setup *s = &tr->setup;
+	json_t *o = json_object(), *govs = json_object(), *wl = json_object();
+	json_t *cpus;
+	unsigned int u;
+	int gi;
+
+	json_object_set_new(o, "file", json_string(tr->path));
+	json_object_set_new(o, "table", json_string(s->table.name));
+	json_object_set_new(o, "own_table", json_boolean(s->own_table));
+	json_object_set_new(o, "states", json_table(tr));
+	json_object_set_new(o, "tick_nsec", json_integer(s->tick_nsec));
+	json_object_set_new(o, "own_hz", json_boolean(s->own_hz));
+	json_object_set_new(o, "latency_req_ns",
+			    json_integer(s->latency_req));
+	json_object_set_new(o, "merge_gap_ns", json_integer(s->merge_gap_ns));
+	json_object_set_new(o, "energy_model", json_string(
+		tr->energy.model == REPLAY_ENERGY_TABLE ? "table" : "derived"));
+	json_object_set_new(o, "energy_unit", json_string(tr->energy.unit));
+	json_object_set_new(o, "energy_transition_scale",
+			    json_real(tr->energy.kappa));
+	json_object_set_new(o, "live_governor", json_string(tr->meta.governor));
+	if (tr->damage[0])
+		json_object_set_new(o, "damage", json_string(tr->damage));
+	visit_workload(tr, &tr->wl, json_emit, wl);
+	json_object_set_new(o, "workload", wl);
+	for (gi = 0; gi < s->ngov; gi++) {
+		json_t *g = json_object();
+
+		visit_score(tr, &tr->total[gi], &tr->wl, json_emit, g);
+		json_object_set_new(g, "live_at_capture",
+				    json_boolean(gi == s->live_gov));
+		json_object_set_new(govs, s->gov[gi].spec, g);
+	}
+	json_object_set_new(o, "governors", govs);
+	if (!per_cpu)
+		return o;
+	cpus = json_array();
+	for (u = 0; u < tr->ncpu; u++) {
+		const struct replay_cpu_result *r = &tr->cpus[u];
+		json_t *c = json_object(), *cw = json_object(),
+		       *cg = json_object();
+
+		if (!r->wl.recorded) {
+			json_decref(c);
+			json_decref(cw);
+			json_decref(cg);
+			continue;
+		}
+		json_object_set_new(c, "cpu", json_integer(r->cpu));
+		visit_workload(tr, &r->wl, json_emit, cw);
+		json_object_set_new(c, "workload", cw);
+		for (gi = 0; gi < s->ngov; gi++) {
+			json_t *g = json_object();
+
+			visit_score(tr, &r->sc[gi], &r->wl, json_emit, g);
+			json_object_set_new(cg, s->gov[gi].spec, g);
+		}
+		json_object_set_new(c, "governors", cg);
+		json_array_append_new(cpus, c);
+	}
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+/* One results-format benchmark row: @metric of every governor. */
+struct bench_metric {
+	const char	*name, *unit;
+	bool		higher_is_better;
+};
+
+static const struct bench_metric bench_metrics[] = {
+	{ "energy", NULL, false },
+	{ "energy_regret_pct", "%", false },
+	{ "above_pct", "%", false },
+	{ "below_pct", "%", false },
+	{ "latency_mean_ns", "ns", false },
+	{ "latency_p99_ns", "ns", false },
+	{ "tick_wakeups", "count", false },
+	{ "agreement_pct", "%", true },
+};
+
+static json_t *json_lookup(json_t *g, const char *metric)
+{
+	json_t *v = json_object_get(g, metric);
+
+	if (json_is_object(v))		/* per-cause: take "all" */
+		v = json_object_get(v, "all");
+	return v;
+}
+
+static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
+{
+	json_t *a = json_array();
+	size_t m;
+	int t, gi;
+
+	for (m = 0; m < sizeof(bench_metrics) / sizeof(bench_metrics[0]); m++)
+		for (t = 0; t < run->ntrace; t++) {
+			const struct replay_trace *tr = &run->tr[t];
+			json_t *govs = json_object_get(json_array_get(traces,
+						(size_t)t), "governors");
+			json_t *vals = json_object(), *b;
+			const char *base = strrchr(tr->path, '/');
+
+			for (gi = 0; gi < tr->setup.ngov; gi++) {
+				const char *spec = tr->setup.gov[gi].spec;
+				json_t *v = json_lookup(json_object_get(govs,
+							spec),
+						bench_metrics[m].name);
+
+				json_object_set_new(vals, spec, json_pack("[O]",
+					v ? v : json_null()));
+			}
+			b = json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
+				"name", "replay",
+				"case", base ? base + 1 : tr->path,
+				"metric", bench_metrics[m].name,
+				"unit", bench_metrics[m].unit ?
+					bench_metrics[m].unit : tr->energy.unit,
+				"higher_is_better",
+				bench_metrics[m].higher_is_better,
+				"values", vals);
+			json_array_append_new(a, b);
+		}
+	return a;
+}
+
+/* results-format "idle" block: the first trace's numbers per config. */
+static json_t *json_idle(const struct replay_trace *tr, json_t *trace)
+{
+	json_t *idle = json_object(), *govs = json_object_get(trace,
+							       "governors");
+	int gi;
+
+	for (gi = 0; gi < tr->setup.ngov; gi++) {
+		json_t *g = json_object_get(govs, tr->setup.gov[gi].spec);
+
+		json_object_set_new(idle, tr->setup.gov[gi].spec, json_pack(
+			"{s:O, s:O, s:O, s:{s:O, s:s, s:b, s:s}}",
+			"above_pct", json_object_get(g, "above_pct"),
+			"below_pct", json_object_get(g, "below_pct"),
+			"residency_pct", json_object_get(g, "residency_pct"),
+			"energy", "value", json_object_get(g, "energy"),
+			"unit", tr->energy.unit, "modelled", true,
+			"model", tr->energy.model == REPLAY_ENERGY_TABLE ?
+				"table" : "derived"));
+	}
+	return idle;
+}
+
+static int write_json(FILE *f, const struct replay_run *run, bool per_cpu)
+{
+	const struct replay_trace *tr0 = &run->tr[0];
+	json_t *root, *traces = json_array(), *configs = json_array();
+	char created[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int t, gi, ret;
+
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (t = 0; t < run->ntrace; t++)
+		json_array_append_new(traces, json_trace(&run->tr[t], per_cpu));
+	for (gi = 0; gi < tr0->setup.ngov; gi++)
+		json_array_append_new(configs,
+				      json_string(tr0->setup.gov[gi].spec));
+	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:I},"
+			 " s:o, s:o, s:o, s:o}",
+		"format", "idlelab-results", "version", 1, "kind", "replay",
+		"tool", "idlelab " PACKAGE_VERSION, "created", created,
+		"machine", "kernel", tr0->meta.kernel,
+		"driver", tr0->meta.driver, "table", tr0->setup.table.name,
+		"cpu_model", tr0->setup.table.description,
+		"nr_cpus", (json_int_t)tr0->meta.nr_cpus,
+		"configs", configs,
+		"benchmarks", json_benchmarks(run, traces),
+		"idle", json_idle(tr0, json_array_get(traces, 0)),
+		"replay", json_pack("{s:o}", "traces", traces));
+	if (!root)
+		return -1;
+	ret = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return ret;
+}
+
+/* --------------------------------------------------------------- text */
+
+#define COLW	13
+
+static void row_head(FILE *f, const char *label)
+{
+	fprintf(f, "%-30s", label);
+}
+
+static void text_header(FILE *f, const struct replay_trace *tr)
+{
+	const struct replay_setup *s = &tr->setup;
+	const struct replay_workload *wl = &tr->wl;
+	int gi;
+
+	fprintf(f, "replay of %s\n", tr->path);
+	fprintf(f, "  table %s%s, %u CPUs, HZ tick %lld ns%s, latency_req %lld ns, "
+		"live governor %s\n", s->table.name,
+		s->own_table ? " (the trace's)" : " (what-if)", tr->ncpu,
+		(long long)s->tick_nsec, s->own_hz ? "" : " (what-if grid)",
+		(long long)s->latency_req,
+		tr->meta.governor[0] ? tr->meta.governor : "unknown");
+	fprintf(f, "  %llu recorded periods -> %llu idle periods (%llu skipped), "
+		"%.3f s idle\n", (unsigned long long)wl->recorded,
+		(unsigned long long)wl->merged, (unsigned long long)wl->bad,
+		(double)wl->idle_ns * 1e-9);
+	fprintf(f, "  sleep length exact %.1f%%, delta_tick exact %.1f%% of "
+		"idle periods\n", pct(wl->sleep_exact, wl->merged),
+		pct(wl->tick_exact, wl->merged));
+	fprintf(f, "  energy model: %s (%s)", tr->energy.model ==
+		REPLAY_ENERGY_TABLE ? "the table's power data" :
+		"derived from the table", tr->energy.unit);
+	if (tr->energy.model == REPLAY_ENERGY_DERIVED)
+		fprintf(f, ", transition cost scale %.4g", tr->energy.kappa);
+	fputc('\n', f);
+	if (tr->damage[0])
+		fprintf(f, "  warning: %s\n", tr->damage);
+	fprintf(f, "\n%-30s", "");
+	for (gi = 0; gi < s->ngov; gi++)
+		fprintf(f, " %*.*s", COLW, COLW, s->gov[gi].spec);
+	fputc('\n', f);
+}
+
+struct text_ctx {
+	const char	*metric, *key;
+	double		v;
+	bool		found, is_int;
+};
+
+static void text_find(void *p, const char *metric, const char *key,
+		      double v, bool is_int)
+{
+	struct text_ctx *c = p;
+
+	if (c->found || strcmp(metric, c->metric))
+		return;
+	if ((c->key == NULL) != (key == NULL) ||
+	    (key && strcmp(key, c->key)))
+		return;
+	c->v = v;
+	c->is_int = is_int;
+	c->found = true;
+}
+
+static void text_row(FILE *f, const struct replay_trace *tr,
+		     const char *label, const char *metric, const char *key,
+		     int prec)
+{
+	int gi;
+
+	row_head(f, label);
+	for (gi = 0; gi < tr->setup.ngov; gi++) {
+		struct text_ctx c = { metric, key, 0, false, false };
+
+		visit_score(tr, &tr->total[gi], &tr->wl, text_find, &c);
+		if (!c.found)
+			fprintf(f, " %*s", COLW, "-");
+		else if (prec < 0)	/* significant digits */
+			fprintf(f, " %*.*g", COLW, -prec, c.v);
+		else
+			fprintf(f, " %*.*f", COLW, prec, c.v);
+	}
+	fputc('\n', f);
+}
+
+static void text_states(FILE *f, const struct replay_trace *tr)
+{
+	const struct cstate_table *t = &tr->setup.table;
+	char label[64];
+	int i;
+
+	for (i = 0; i < t->count; i++) {
+		snprintf(label, sizeof(label), "  residency %% %s",
+			 t->states[i].name);
+		text_row(f, tr, label, "residency_pct", t->states[i].name,
+			 2);
+	}
+	for (i = 0; i < t->count; i++) {
+		snprintf(label, sizeof(label), "  entries %s",
+			 t->states[i].name);
+		text_row(f, tr, label, "entries", t->states[i].name, 0);
+	}
+}
+
+static void text_card(FILE *f, const struct replay_trace *tr)
+{
+	text_header(f, tr);
+	text_row(f, tr, "selects", "selects", NULL, 0);
+	text_states(f, tr);
+	fputs("misprediction, kernel rule\n", f);
+	text_row(f, tr, "  above (too deep) %", "above_pct", NULL, 2);
+	text_row(f, tr, "  below (too shallow) %", "below_pct", NULL,
+		 2);
+	fputs("against the oracle\n", f);
+	text_row(f, tr, "  same %", "vs_oracle", "same_pct", 2);
+	text_row(f, tr, "  too deep %", "vs_oracle", "too_deep_pct",
+		 2);
+	text_row(f, tr, "  too shallow %", "vs_oracle", "too_shallow_pct",
+		 2);
+	fputs("exit latency (all wakeups)\n", f);
+	text_row(f, tr, "  mean ns", "latency_mean_ns", "all", 1);
+	text_row(f, tr, "  p50 ns", "latency_p50_ns", "all", 0);
+	text_row(f, tr, "  p99 ns", "latency_p99_ns", "all", 0);
+	text_row(f, tr, "  max ns", "latency_max_ns", "all", 0);
+	text_row(f, tr, "  total ns", "latency_total_ns", "all", 0);
+	text_row(f, tr, "  excess over oracle ns", "latency_excess_ns", NULL,
+		 0);
+	text_row(f, tr, "  latency_req violations", "latency_req_violations",
+		 NULL, 0);
+	fprintf(f, "energy (%s)\n", tr->energy.unit);
+	text_row(f, tr, "  energy", "energy", NULL, -4);
+	text_row(f, tr, "  regret vs oracle %", "energy_regret_pct", NULL,
+		 2);
+	fputs("tick\n", f);
+	text_row(f, tr, "  kept, period outlasted it", "tick_wakeups", NULL,
+		 0);
+	text_row(f, tr, "  stopped for < 1 tick", "tick_stops_short", NULL,
+		 0);
+	text_row(f, tr, "  poll time limit wakeups", "poll_limit_wakeups",
+		 NULL, 0);
+	if (tr->setup.own_table && tr->wl.known_state) {
+		fprintf(f, "agreement with the kernel (live: %s)\n",
+			tr->meta.governor[0] ? tr->meta.governor : "unknown");
+		text_row(f, tr, "  same state as recorded %", "agreement_pct",
+			 NULL, 2);
+		text_row(f, tr, "  same miss class %", "miss_agreement_pct",
+			 NULL, 2);
+	}
+	fputc('\n', f);
+}
+
+int replay_write(FILE *f, const struct replay_run *run,
+		 const struct replay_opts *o, enum replay_format fmt,
+		 bool per_cpu)
+{
+	int t;
+
+	(void)o;
+	switch (fmt) {
+	case REPLAY_CSV:
+		write_csv(f, run, per_cpu);
+		break;
+	case REPLAY_JSON:
+		if (write_json(f, run, per_cpu))
+			return -1;
+		break;
+	default:
+		for (t = 0; t < run->ntrace; t++)
+			text_card(f, &run->tr[t]);
+		break;
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The replay engine: runs several governors over exactly the same
+ * recorded idle periods of one CPU and scores each of them.
+ *
+ * The core is streaming: replay_cpu_feed() takes one recorded
+ * struct idle_period at a time, merges the governor-made wakeups the
+ * kernel recorded (tick and poll-limit wakeups followed by a re-entry)
+ * into the workload's real idle period, and simulates every governor's
+ * idle loop over it.  No allocation per period; memory is fixed per CPU.
+ * doc/replay.md describes the model, doc/scoring.md every number.
+ */
+#ifndef IDLELAB_REPLAY_H
+#define IDLELAB_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <idlelab/governor.h>
+
+#include "cstate.h"
+#include "error.h"
+#include "trace.h"
+
+#define REPLAY_MAX_GOV		16
+/* wake causes: the trace's, plus the poll time limit of the simulation */
+#define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
+#define REPLAY_NCAUSE		(WAKE_CAUSE_COUNT + 1)
+#define REPLAY_DEFAULT_MERGE_GAP_NS	20000
+
+/* classification of a choice against the oracle's */
+enum replay_vs {
+	REPLAY_SAME = 0,
+	REPLAY_DEEP,		/* deeper than the oracle: too deep */
+	REPLAY_SHALLOW,		/* shallower than the oracle: too shallow */
+	REPLAY_NVS
+};
+
+/* Everything fixed for the replay of one trace (shared read-only). */
+struct replay_setup {
+	struct cstate_table	table;		/* the replayed table */
+	struct cpuidle_driver	drv;		/* filled from @table */
+	bool		own_table;	/* recorded states index @table */
+	s64		tick_nsec;
+	bool		own_hz;		/* recorded delta_tick is usable */
+	s64		latency_req;
+	u64		disabled;	/* bit i: state i disabled */
+	s64		merge_gap_ns;
+	int		ngov;
+	struct idl_governor gov[REPLAY_MAX_GOV];
+	int		live_gov;	/* index of the capture's governor, -1 */
+	/* derived at setup */
+	int		nok;		/* allowed states (enabled, latency) */
+	int		ok[CSTATE_MAX];	/* their indices, shallow to deep */
+};
+
+/* Scores of one governor (on one CPU, or merged). Integers only. */
+struct replay_score {
+	u64	selects;
+	u64	sleep_exact;		/* selects with an exact sleep length */
+	u64	tick_exact;		/* ... and an exact delta_tick */
+	u64	invalid;		/* select() returned an invalid index */
+	u64	entries[CSTATE_MAX];
+	u64	residency_ns[CSTATE_MAX];
+	u64	above[CSTATE_MAX];	/* kernel rule, per entered state */
+	u64	below[CSTATE_MAX];
+	u64	seg_hist[CSTATE_MAX];	/* segment durations, state bins */
+	u64	vs[REPLAY_NVS][CSTATE_MAX];	/* per chosen state */
+	u64	vs_cause[REPLAY_NVS][REPLAY_NCAUSE];
+	u64	wake[REPLAY_NCAUSE][CSTATE_MAX]; /* wakeups: cause x state */
+	u64	excess_lat_ns;		/* sum of lat(chosen) - lat(oracle) > 0 */
+	u64	lat_violations;		/* exit latency > latency_req */
+	u64	tick_wakeups;		/* tick kept, period outlasted it */
+	u64	poll_limits;		/* poll ended on its time limit */
+	u64	tick_stops;		/* tick stopped (effective) */
+	u64	short_tick_stops;	/* ... for less than one tick */
+	u64	stop_denied;		/* stop allowed, timer within tick */
+	/* agreement with the kernel's recorded decisions */
+	u64	agree_n, agree_same;
+	u64	miss_n;				/* aligned first segments */
+	u64	miss[3][3];			/* kernel class x replay class */
+};
+
+/* Governor-independent numbers of the workload. */
+struct replay_workload {
+	u64	recorded;		/* recorded periods read */
+	u64	merged;			/* after merging: workload periods */
+	u64	bad;			/* skipped: exit before entry, ... */
+	u64	idle_ns;
+	u64	cause[WAKE_CAUSE_COUNT];
+	u64	hist[CSTATE_MAX];	/* durations by state bins */
+	u64	sleep_exact, tick_exact;
+	u64	oracle_entries[CSTATE_MAX];	/* one oracle entry per period */
+	u64	oracle_res[CSTATE_MAX];
+	u64	oracle_lat_ns;
+	u64	known_state;		/* first sub-periods with a state */
+	u64	kernel_above, kernel_below;	/* recorded miss flags */
+};
+
+/* Explain window for one CPU. */
+struct replay_explain {
+	int	cpu;			/* -1: off */
+	bool	by_time;		/* window in ns since trace start */
+	u64	from, to;		/* inclusive */
+	u64	base_ns;		/* trace start for by_time */
+	FILE	*out;
+};
+
+struct replay_gov_cpu {
+	struct cpuidle_device	dev;
+	struct replay_score	sc;
+	bool			attached;
+};
+
+/* One CPU of one trace: the streaming state. */
+struct replay_cpu {
+	const struct replay_setup *setup;
+	struct cpuidle_driver	drv;
+	unsigned int		cpu;
+	struct idl_env		env;
+	/* the workload period being assembled */
+	bool			have;
+	struct idle_period	cur;		/* merged so far */
+	struct idle_period	first;		/* its first recorded part */
+	uint8_t			last_cause, last_flags;
+	u32			parts;		/* recorded parts merged */
+	u64			prev_exit;	/* end of the last workload period */
+	struct replay_workload	wl;
+	struct replay_explain	*ex;
+	u64			index;		/* workload period number */
+	struct replay_gov_cpu	g[REPLAY_MAX_GOV];
+};
+
+/* setup.c */
+int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
+		      struct idl_err *err);
+int replay_oracle_state(const struct replay_setup *s, s64 idle_ns);
+int replay_state_bin(const struct replay_setup *s, s64 ns);
+
+/* engine.c */
+int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
+		    unsigned int cpu, struct idl_err *err);
+void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p);
+void replay_cpu_finish(struct replay_cpu *rc);	/* flush + detach */
+
+/* score.c */
+void replay_score_add(struct replay_score *to, const struct replay_score *s);
+void replay_workload_add(struct replay_workload *to,
+			 const struct replay_workload *w);
+
+enum replay_energy_model {
+	REPLAY_ENERGY_TABLE,	/* the table's power data */
+	REPLAY_ENERGY_DERIVED,	/* derived from latencies/residencies */
+};
+
+struct replay_energy {
+	enum replay_energy_model model;
+	const char	*unit;
+	double		power[CSTATE_MAX];	/* per ns of residency, scaled */
+	double		entry[CSTATE_MAX];	/* per entry */
+	double		kappa;		/* derived: transition cost scale */
+};
+
+void replay_energy_model(const struct cstate_table *t,
+			 struct replay_energy *m);
+double replay_energy_of(const struct replay_energy *m, const u64 *entries,
+			const u64 *residency_ns, int count);
+
+/* latency of all wakeups of @cause (REPLAY_NCAUSE: all causes) */
+struct replay_latency {
+	u64	n;
+	u64	total_ns;
+	double	mean_ns;
+	s64	p50_ns, p99_ns, max_ns;
+};
+void replay_latency_of(const struct replay_setup *s,
+		       const struct replay_score *sc, int cause,
+		       struct replay_latency *l);
+
+#endif /* IDLELAB_REPLAY_H */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Running a replay over whole traces: one work unit per (trace, CPU),
+ * spread over -j threads, per-CPU results merged in a fixed order so
+ * that the result does not depend on the number of threads.
+ */
+#ifndef IDLELAB_REPLAY_RUN_H
+#define IDLELAB_REPLAY_RUN_H
+
+#include "replay.h"
+
+#define REPLAY_MAX_DISABLE	CSTATE_MAX
+
+struct replay_opts {
+	const char	*machine;	/* --machine */
+	const char	*states_file;	/* --states */
+	const char	*disable[REPLAY_MAX_DISABLE];
+	int		ndisable;
+	s64		latency_req;	/* -1: the trace's */
+	unsigned int	hz;		/* 0: the trace's */
+	s64		merge_gap_ns;
+	int		ngov;
+	struct idl_governor gov[REPLAY_MAX_GOV];
+	int		jobs;
+	bool		progress;
+	/* --explain CPU[:FROM-TO] */
+	int		explain_cpu;	/* -1: off */
+	bool		explain_by_time;
+	u64		explain_from, explain_to;
+	/* --synthetic N[:CPUS]: generated periods instead of traces */
+	u64		synth_periods;
+	unsigned int	synth_cpus;
+};
+
+struct replay_cpu_result {
+	unsigned int		cpu;
+	struct replay_workload	wl;
+	struct replay_score	sc[REPLAY_MAX_GOV];
+};
+
+struct replay_trace {
+	char			path[512];
+	struct trace_meta	meta;
+	char			damage[512];
+	struct replay_setup	setup;
+	struct replay_energy	energy;
+	unsigned int		ncpu;		/* units */
+	struct replay_cpu_result *cpus;		/* ncpu entries */
+	FILE			**explain;	/* per unit, or NULL */
+	/* merged in CPU order */
+	struct replay_workload	wl;
+	struct replay_score	total[REPLAY_MAX_GOV];
+};
+
+struct replay_run {
+	int			ntrace;
+	struct replay_trace	*tr;
+	double			seconds;	/* wall time of the replay */
+	u64			periods;	/* recorded periods read */
+};
+
+/* Default input: traces/data/default.idl in the source dir, then
+ * $(pkgdatadir); NULL if neither exists. */
+const char *replay_default_trace(void);
+
+int replay_run(struct replay_run *run, const struct replay_opts *o,
+	       char **paths, int npaths, struct idl_err *err);
+void replay_run_free(struct replay_run *run);
+
+/* output.c */
+enum replay_format { REPLAY_TEXT, REPLAY_CSV, REPLAY_JSON };
+int replay_write(FILE *f, const struct replay_run *run,
+		 const struct replay_opts *o, enum replay_format fmt,
+		 bool per_cpu);
+
+#endif /* IDLELAB_REPLAY_RUN_H */

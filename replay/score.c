@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Merging per-CPU scores (integers only, so the result does not depend
+ * on the order or on the number of threads) and the numbers derived from
+ * them at the end (doc/scoring.md).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "replay.h"
+
+#define ADD(f)	(to->f += s->f)
+#define ADDV(f)							\
+	do {							\
+		size_t k_;					\
+		u64 *a_ = (u64 *)to->f;				\
+		const u64 *b_ = (const u64 *)s->f;		\
+		for (k_ = 0; k_ < sizeof(to->f) / sizeof(u64); k_++) \
+			a_[k_] += b_[k_];			\
+	} while (0)
+
+void replay_score_add(struct replay_score *to, const struct replay_score *s)
+{
+	ADD(selects);
+	ADD(sleep_exact);
+	ADD(tick_exact);
+	ADD(invalid);
+	ADDV(entries);
+	ADDV(residency_ns);
+	ADDV(above);
+	ADDV(below);
+	ADDV(seg_hist);
+	ADDV(vs);
+	ADDV(vs_cause);
+	ADDV(wake);
+	ADD(excess_lat_ns);
+	ADD(lat_violations);
+	ADD(tick_wakeups);
+	ADD(poll_limits);
+	ADD(tick_stops);
+	ADD(short_tick_stops);
+	ADD(stop_denied);
+	ADD(agree_n);
+	ADD(agree_same);
+	ADD(miss_n);
+	ADDV(miss);
+}
+
+void replay_workload_add(struct replay_workload *to,
+			 const struct replay_workload *s)
+{
+	ADD(recorded);
+	ADD(merged);
+	ADD(bad);
+	ADD(idle_ns);
+	ADDV(cause);
+	ADDV(hist);
+	ADD(sleep_exact);
+	ADD(tick_exact);
+	ADDV(oracle_entries);
+	ADDV(oracle_res);
+	ADD(oracle_lat_ns);
+	ADD(known_state);
+	ADD(kernel_above);
+	ADD(kernel_below);
+}
+
+/*
+ * Exit latencies take only the table's values, so the per-state wakeup
+ * counts are an exact histogram: percentiles are exact (nearest rank).
+ */
+void replay_latency_of(const struct replay_setup *s,
+		       const struct replay_score *sc, int cause,
+		       struct replay_latency *l)
+{
+	u64 cnt[CSTATE_MAX] = { 0 };
+	int order[CSTATE_MAX], i, j, n = s->table.count;
+	u64 r50, r99, cum = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < n; i++) {
+		int c;
+
+		for (c = 0; c < REPLAY_NCAUSE; c++)
+			if (cause == REPLAY_NCAUSE || cause == c)
+				cnt[i] += sc->wake[c][i];
+		l->n += cnt[i];
+		l->total_ns += cnt[i] *
+			(u64)s->table.states[i].exit_latency_ns;
+		order[i] = i;
+	}
+	if (!l->n)
+		return;
+	l->mean_ns = (double)l->total_ns / (double)l->n;
+	/* insertion sort by exit latency (at most 10 states) */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && s->table.states[order[j - 1]].exit_latency_ns >
+				     s->table.states[order[j]].exit_latency_ns; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	r50 = (l->n * 50 + 99) / 100;
+	r99 = (l->n * 99 + 99) / 100;
+	l->p50_ns = l->p99_ns = -1;
+	for (i = 0; i < n; i++) {
+		s64 lat = s->table.states[order[i]].exit_latency_ns;
+
+		if (!cnt[order[i]])
+			continue;
+		cum += cnt[order[i]];
+		if (l->p50_ns < 0 && cum >= r50)
+			l->p50_ns = lat;
+		if (l->p99_ns < 0 && cum >= r99)
+			l->p99_ns = lat;
+		l->max_ns = lat;
+	}
+}

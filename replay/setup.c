@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Replay setup: the replayed table with the what-ifs applied, the
+ * oracle's rule, the state bins and the energy model (doc/scoring.md).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "replay.h"
+
+int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
+		      struct idl_err *err)
+{
+	int i;
+
+	if (t->count < 1 || t->count > CSTATE_MAX)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "table '%s' has %d states (1..%d allowed)",
+				   t->name, t->count, CSTATE_MAX);
+	if (s->disabled >> t->count)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "--disable: table '%s' has only %d states",
+				   t->name, t->count);
+	if (s->tick_nsec <= 0)
+		s->tick_nsec = idl_tick_nsec_for_hz(250);
+	if (s->merge_gap_ns < 0)
+		s->merge_gap_ns = REPLAY_DEFAULT_MERGE_GAP_NS;
+	s->table = *t;
+	for (i = 0; i < t->count; i++)
+		if (s->disabled & (1ULL << i))
+			s->table.states[i].disabled = true;
+	cstate_table_to_driver(&s->table, &s->drv);
+
+	/* the oracle may use enabled states within the latency limit */
+	s->nok = 0;
+	for (i = 0; i < t->count; i++) {
+		const struct cstate *c = &s->table.states[i];
+
+		if (c->disabled || (c->flags & CSTATE_UNUSABLE))
+			continue;
+		if (c->exit_latency_ns > s->latency_req && s->nok)
+			continue;
+		s->ok[s->nok++] = i;
+	}
+	if (!s->nok)
+		s->ok[s->nok++] = 0;
+	return 0;
+}
+
+/* The deepest allowed state whose target residency fits @idle_ns. */
+int replay_oracle_state(const struct replay_setup *s, s64 idle_ns)
+{
+	int k, best = s->ok[0];
+
+	for (k = 1; k < s->nok; k++) {
+		int i = s->ok[k];
+
+		if (s->table.states[i].target_residency_ns <= idle_ns)
+			best = i;
+	}
+	return best;
+}
+
+/* Bin i holds durations in [target(i), target(i+1)); bin 0 from 0. */
+int replay_state_bin(const struct replay_setup *s, s64 ns)
+{
+	int i, bin = 0;
+
+	for (i = 1; i < s->table.count; i++)
+		if (s->table.states[i].target_residency_ns <= ns)
+			bin = i;
+	return bin;
+}
+
+static bool table_has_power(const struct cstate_table *t)
+{
+	int i;
+
+	if (t->power_unit == CSTATE_POWER_NONE)
+		return false;
+	for (i = 0; i < t->count; i++)
+		if (isnan(t->states[i].power))
+			return false;
+	return true;
+}
+
+/*
+ * Derived model (doc/scoring.md): active power 1.0 (polling states run at
+ * it); one entry+exit of state i costs kappa * L_i (active power over the
+ * exit latency, scaled by kappa), and P_i makes the target residency T_i
+ * the break-even time against the next shallower state:
+ *   P_{i-1} T_i + E_{i-1} = P_i T_i + E_i.
+ * kappa = 1 (the plain rule) unless the steps would take the deepest
+ * state below 10% of active power; then kappa = 0.9 / S, S being the sum
+ * of the steps (L_i - L_{i-1}) / T_i.
+ */
+static double step(const struct cstate_table *t, int i, double prev_l)
+{
+	const struct cstate *c = &t->states[i];
+	double dl = (double)c->exit_latency_ns - prev_l;
+
+	if ((c->flags & CSTATE_POLLING) || c->target_residency_ns <= 0 ||
+	    dl <= 0)
+		return 0.0;
+	return dl / (double)c->target_residency_ns;
+}
+
+static void derive_model(const struct cstate_table *t,
+			 struct replay_energy *m)
+{
+	double prev_l = 0.0, sum = 0.0, p = 1.0;
+	int i;
+
+	for (i = 0; i < t->count; i++) {
+		sum += step(t, i, prev_l);
+		prev_l = (double)t->states[i].exit_latency_ns;
+	}
+	m->kappa = sum > 0.9 ? 0.9 / sum : 1.0;
+	prev_l = 0.0;
+	for (i = 0; i < t->count; i++) {
+		const struct cstate *c = &t->states[i];
+
+		if (c->flags & CSTATE_POLLING)
+			p = 1.0;
+		else
+			p -= m->kappa * step(t, i, prev_l);
+		/* scale: energies in active-ms */
+		m->power[i] = p * 1e-6;
+		m->entry[i] = c->flags & CSTATE_POLLING ? 0.0 :
+			m->kappa * (double)c->exit_latency_ns * 1e-6;
+		prev_l = (double)c->exit_latency_ns;
+	}
+}
+
+void replay_energy_model(const struct cstate_table *t,
+			 struct replay_energy *m)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	if (!table_has_power(t)) {
+		m->model = REPLAY_ENERGY_DERIVED;
+		m->unit = "active-ms";
+		derive_model(t, m);
+		return;
+	}
+	m->model = REPLAY_ENERGY_TABLE;
+	m->unit = t->power_unit == CSTATE_POWER_MW ? "mJ" : "rel*s";
+	for (i = 0; i < t->count; i++) {
+		const struct cstate *c = &t->states[i];
+		double e = isnan(c->entry_energy) ? 0.0 : c->entry_energy;
+
+		/* mW * ns = 1e-9 mJ; entry energies are in uJ = 1e-3 mJ */
+		m->power[i] = c->power * 1e-9;
+		m->entry[i] = t->power_unit == CSTATE_POWER_MW ? e * 1e-3 : e;
+	}
+}
+
+double replay_energy_of(const struct replay_energy *m, const u64 *entries,
+			const u64 *residency_ns, int count)
+{
+	double sum = 0.0;
+	int i;
+
+	for (i = 0; i < count; i++)
+		sum += m->power[i] * (double)residency_ns[i] +
+		       m->entry[i] * (double)entries[i];
+	return sum;
+}

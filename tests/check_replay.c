@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the replay engine (replay/engine.c, setup.c, score.c)
+ * on hand-built idle periods whose scores are worked out by hand in the
+ * comments (doc/replay.md, doc/scoring.md).  A test governor "fixed"
+ * returns a configured state and tick decision and logs what the engine
+ * showed it, so the simulated idle loop itself can be checked.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuidle-core.h"
+#include "replay.h"
+
+#define US	1000LL
+#define MS	1000000LL
+#define TICK	(4 * MS)		/* HZ=250 */
+
+/* intel_idle skl_cstates behind the poll state (ns). */
+static const struct { const char *n; s64 lat, res; unsigned int fl; } skl[] = {
+	{ "POLL", 0, 0, CSTATE_POLLING },
+	{ "C1", 2 * US, 2 * US, 0 },
+	{ "C1E", 10 * US, 20 * US, 0 },
+	{ "C3", 70 * US, 100 * US, 0 },
+	{ "C6", 85 * US, 200 * US, 0 },
+	{ "C7s", 124 * US, 800 * US, 0 },
+	{ "C8", 200 * US, 800 * US, 0 },
+	{ "C9", 480 * US, 5000 * US, 0 },
+	{ "C10", 890 * US, 5000 * US, 0 },
+};
+
+static void skl_table(struct cstate_table *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "skl-test");
+	t->count = (int)(sizeof(skl) / sizeof(skl[0]));
+	for (i = 0; i < sizeof(skl) / sizeof(skl[0]); i++) {
+		snprintf(t->states[i].name, sizeof(t->states[i].name), "%s",
+			 skl[i].n);
+		t->states[i].exit_latency_ns = skl[i].lat;
+		t->states[i].target_residency_ns = skl[i].res;
+		t->states[i].flags = skl[i].fl;
+		t->states[i].power = NAN;
+		t->states[i].entry_energy = NAN;
+	}
+}
+
+/* ------------------------------------------------ the "fixed" governor */
+
+#define LOG_MAX	64
+static struct {
+	s64	sleep, dtick;
+	bool	stopped, got_tick, poll_limit;
+} logv[LOG_MAX];
+static int nlog;
+
+static int fixed_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			bool *stop_tick)
+{
+	(void)drv;
+	if (nlog < LOG_MAX) {
+		logv[nlog].sleep = idl_current_env->sleep_length;
+		logv[nlog].dtick = idl_current_env->delta_tick;
+		logv[nlog].stopped = tick_nohz_tick_stopped();
+	}
+	*stop_tick = gov_param(dev, 1);
+	return (int)gov_param(dev, 0);
+}
+
+static void fixed_reflect(struct cpuidle_device *dev, int index)
+{
+	(void)index;
+	if (nlog < LOG_MAX) {
+		logv[nlog].got_tick = tick_nohz_idle_got_tick();
+		logv[nlog].poll_limit = dev->poll_time_limit;
+		nlog++;
+	}
+}
+
+static const struct idl_gov_param fixed_params[] = {
+	{ "state", "state to return", 0, 0, 9 },
+	{ "stop", "stop_tick", 0, 0, 1 },
+	{ NULL, NULL, 0, 0, 0 }
+};
+
+static const struct idl_governor_ops fixed_ops = {
+	.name = "fixed", .select = fixed_select, .reflect = fixed_reflect,
+	.params = fixed_params, .data_size = 8,
+};
+
+static void add_fixed(struct replay_setup *s, int state, bool stop)
+{
+	struct idl_governor *g = &s->gov[s->ngov++];
+
+	memset(g, 0, sizeof(*g));
+	g->ops = &fixed_ops;
+	g->param[0] = state;
+	g->param[1] = stop;
+	snprintf(g->spec, sizeof(g->spec), "fixed:state=%d", state);
+}
+
+static void add_gov(struct replay_setup *s, const char *spec)
+{
+	char err[256];
+
+	ck_assert_msg(!idl_governor_parse(&s->gov[s->ngov++], spec, err,
+					  sizeof(err)), "%s", err);
+}
+
+/* A setup on the skl table, HZ 250, no latency limit. */
+static void setup_skl(struct replay_setup *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->tick_nsec = TICK;
+	s->own_hz = true;
+	s->latency_req = 2000000000000LL;
+	s->merge_gap_ns = 20 * US;
+	s->own_table = true;
+	s->live_gov = -1;
+	nlog = 0;
+}
+
+static void init_skl(struct replay_setup *s)
+{
+	struct cstate_table t;
+	struct idl_err err;
+
+	skl_table(&t);
+	ck_assert_int_eq(replay_setup_init(s, &t, &err), 0);
+}
+
+static struct replay_cpu *start(const struct replay_setup *s)
+{
+	struct replay_cpu *rc = malloc(sizeof(*rc));
+	struct idl_err err;
+
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(replay_cpu_init(rc, s, 0, &err), 0);
+	return rc;
+}
+
+static struct idle_period period(u64 entry, s64 dur, s64 sleep, s64 dtick,
+				 int cause)
+{
+	struct idle_period p;
+
+	memset(&p, 0, sizeof(p));
+	p.entry_ns = entry;
+	p.exit_ns = entry + (u64)dur;
+	p.sleep_length_ns = sleep;
+	p.delta_tick_ns = dtick;
+	p.wake_cause = (uint8_t)cause;
+	p.state = TRACE_STATE_UNKNOWN;
+	p.flags = IP_TICK_EXACT;
+	return p;
+}
+
+/*
+ * Ten idle periods of exactly 1 ms (IRQ wakeups, no timer, next tick in
+ * 3 ms), replayed by the oracle on skl.
+ *  - oracle(1 ms): deepest state with target <= 1 ms: C8 (800 us; C9 needs
+ *    5 ms), so 10 entries of C8, 10 ms of residency.
+ *  - kernel rule for C8 at 1 ms: not above (1 ms >= 800 us); below would
+ *    need 1 ms - 200 us >= 5 ms (C9): no.  above = below = 0.
+ *  - the tick is stopped (no timer, sleep KTIME_MAX > 3 ms) for 1 ms < one
+ *    tick: 10 short stops, no tick wakeups.
+ *  - latency: 10 wakeups x 200 us = 2 ms; p50 = p99 = max = 200 us;
+ *    no excess over the oracle (it is the oracle).
+ *  - energy, derived model: steps (L_i - L_{i-1}) / T_i:
+ *      C1 2/2 = 1, C1E 8/20 = 0.4, C3 60/100 = 0.6, C6 15/200 = 0.075,
+ *      C7s 39/800 = 0.04875, C8 76/800 = 0.095, C9 280/5000 = 0.056,
+ *      C10 410/5000 = 0.082; S = 2.35675 > 0.9, so kappa = 0.9 / S.
+ *    P(C8) = 1 - kappa (1 + 0.4 + 0.6 + 0.075 + 0.04875 + 0.095)
+ *          = 1 - kappa * 2.21875; E(C8) = kappa * 200000 ns.
+ *    One period: P(C8) * 1e6 + E(C8) active-ns; total in active-ms
+ *    = 10 * that / 1e6.
+ */
+START_TEST(test_oracle_1ms)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct replay_energy m;
+	struct replay_latency l;
+	const struct replay_score *sc;
+	double kappa = 0.9 / 2.35675, e;
+	int i;
+
+	setup_skl(&s);
+	add_gov(&s, "oracle");
+	init_skl(&s);
+	rc = start(&s);
+	for (i = 0; i < 10; i++) {
+		struct idle_period p = period((u64)(i + 1) * 2 * MS, MS,
+					      TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+		replay_cpu_feed(rc, &p);
+	}
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_uint_eq(rc->wl.merged, 10);
+	ck_assert_uint_eq(rc->wl.idle_ns, 10 * MS);
+	ck_assert_uint_eq(rc->wl.hist[6], 10);
+	ck_assert_uint_eq(rc->wl.oracle_entries[6], 10);
+	ck_assert_uint_eq(sc->selects, 10);
+	ck_assert_uint_eq(sc->entries[6], 10);
+	ck_assert_uint_eq(sc->residency_ns[6], 10 * MS);
+	for (i = 0; i < 9; i++) {
+		ck_assert_uint_eq(sc->above[i], 0);
+		ck_assert_uint_eq(sc->below[i], 0);
+	}
+	ck_assert_uint_eq(sc->vs[REPLAY_SAME][6], 10);
+	ck_assert_uint_eq(sc->tick_stops, 10);
+	ck_assert_uint_eq(sc->short_tick_stops, 10);
+	ck_assert_uint_eq(sc->tick_wakeups, 0);
+	ck_assert_uint_eq(sc->wake[WAKE_IRQ][6], 10);
+	ck_assert_uint_eq(sc->excess_lat_ns, 0);
+	replay_latency_of(&s, sc, REPLAY_NCAUSE, &l);
+	ck_assert_uint_eq(l.n, 10);
+	ck_assert_uint_eq(l.total_ns, 2 * MS);
+	ck_assert_int_eq(l.p50_ns, 200 * US);
+	ck_assert_int_eq(l.p99_ns, 200 * US);
+	ck_assert_int_eq(l.max_ns, 200 * US);
+	replay_energy_model(&s.table, &m);
+	ck_assert_int_eq(m.model, REPLAY_ENERGY_DERIVED);
+	e = 10 * ((1 - kappa * 2.21875) * 1e6 + kappa * 200000) / 1e6;
+	ck_assert_double_eq_tol(replay_energy_of(&m, sc->entries,
+						 sc->residency_ns, 9), e, 1e-9);
+	free(rc);
+}
+END_TEST
+
+/*
+ * The same 1 ms periods with what-ifs, still the oracle:
+ *  - C8 disabled: the deepest fit is C7s (800 us): 10 entries of state 5.
+ *  - latency_req 100 us: C7s (124 us) and deeper are not allowed: C6
+ *    (85 us, 200 us target), state 4.
+ */
+START_TEST(test_oracle_whatif)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		setup_skl(&s);
+		if (round == 0)
+			s.disabled = 1ULL << 6;
+		else
+			s.latency_req = 100 * US;
+		add_gov(&s, "oracle");
+		init_skl(&s);
+		rc = start(&s);
+		for (i = 0; i < 10; i++) {
+			struct idle_period p = period((u64)(i + 1) * 2 * MS,
+						      MS, TRACE_NO_TIMER,
+						      3 * MS, WAKE_IRQ);
+			replay_cpu_feed(rc, &p);
+		}
+		replay_cpu_finish(rc);
+		ck_assert_uint_eq(rc->g[0].sc.entries[round ? 4 : 5], 10);
+		ck_assert_uint_eq(rc->g[0].sc.vs[REPLAY_SAME][round ? 4 : 5],
+				  10);
+		ck_assert_uint_eq(rc->g[0].sc.lat_violations, 0);
+		free(rc);
+	}
+}
+END_TEST
+
+/*
+ * Tick splitting: "fixed" returns C1 and keeps the tick; one 10 ms
+ * period (IRQ, no timer), next tick 1 ms after entry, HZ 250.
+ *   select 1 at 0:   dtick 1 ms -> tick wakeup after 1 ms
+ *   select 2 at 1:   dtick 4 ms -> tick wakeup after 4 ms
+ *   select 3 at 5:   dtick 4 ms -> tick wakeup after 4 ms
+ *   select 4 at 9:   dtick 4 ms, 1 ms left -> the IRQ after 1 ms
+ * got_tick: 1, 1, 1, 0.  Kernel rule, C1 (2/2 us) vs C1E (20 us): every
+ * segment is "below".  Oracle at 10, 9, 5 ms remaining: C10 (5 ms);
+ * at 1 ms: C8: all four too shallow (3 by tick, 1 by IRQ).
+ * Latency: 4 x 2 us = 8 us; the oracle's states are slower: no excess.
+ */
+START_TEST(test_tick_split)
+{
+	static const s64 dtick[4] = { MS, 4 * MS, 4 * MS, 4 * MS };
+	static const bool got[4] = { true, true, true, false };
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	const struct replay_score *sc;
+	struct idle_period p = period(100 * MS, 10 * MS, TRACE_NO_TIMER, MS,
+				      WAKE_IRQ);
+	int i;
+
+	setup_skl(&s);
+	add_fixed(&s, 1, false);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_int_eq(nlog, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(logv[i].dtick, dtick[i]);
+		ck_assert_int_eq(logv[i].sleep, KTIME_MAX);
+		ck_assert(!logv[i].stopped);
+		ck_assert_int_eq(logv[i].got_tick, got[i]);
+	}
+	ck_assert_uint_eq(sc->selects, 4);
+	ck_assert_uint_eq(sc->tick_wakeups, 3);
+	ck_assert_uint_eq(sc->entries[1], 4);
+	ck_assert_uint_eq(sc->residency_ns[1], 10 * MS);
+	ck_assert_uint_eq(sc->below[1], 4);
+	ck_assert_uint_eq(sc->vs[REPLAY_SHALLOW][1], 4);
+	ck_assert_uint_eq(sc->vs_cause[REPLAY_SHALLOW][WAKE_TICK], 3);
+	ck_assert_uint_eq(sc->vs_cause[REPLAY_SHALLOW][WAKE_IRQ], 1);
+	ck_assert_uint_eq(sc->wake[WAKE_TICK][1], 3);
+	ck_assert_uint_eq(sc->excess_lat_ns, 0);
+	ck_assert_uint_eq(rc->wl.merged, 1);
+	free(rc);
+}
+END_TEST
+
+/*
+ * Stopping the tick.  (a) "fixed" C1 with stop_tick: no timer, so the
+ * tick stops at once and the 10 ms period is one segment (10 ms >= one
+ * tick: not a short stop).  (b) a timer predicted 0.5 ms after entry,
+ * before the next tick (1 ms): the kernel keeps the tick (stop denied),
+ * the tick fires at 1 ms; at the re-selection the predicted timer has
+ * passed, the sleep length is unknown (KTIME_MAX) and the stop succeeds:
+ * two segments, 1 ms and 9 ms; the second select still sees the tick
+ * running.
+ */
+START_TEST(test_tick_stop)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	const struct replay_score *sc;
+	struct idle_period p = period(100 * MS, 10 * MS, TRACE_NO_TIMER, MS,
+				      WAKE_IRQ);
+
+	setup_skl(&s);
+	add_fixed(&s, 1, true);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_uint_eq(sc->selects, 1);
+	ck_assert_uint_eq(sc->tick_stops, 1);
+	ck_assert_uint_eq(sc->short_tick_stops, 0);
+	ck_assert_uint_eq(sc->tick_wakeups, 0);
+	free(rc);
+
+	setup_skl(&s);
+	add_fixed(&s, 1, true);
+	init_skl(&s);
+	rc = start(&s);
+	p.sleep_length_ns = 500 * US;
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_int_eq(nlog, 2);
+	ck_assert_int_eq(logv[0].sleep, 500 * US);
+	ck_assert_int_eq(logv[0].dtick, MS);
+	ck_assert_int_eq(logv[1].sleep, KTIME_MAX);
+	ck_assert_int_eq(logv[1].dtick, 4 * MS);
+	ck_assert(!logv[1].stopped);
+	ck_assert_uint_eq(sc->selects, 2);
+	ck_assert_uint_eq(sc->stop_denied, 1);
+	ck_assert_uint_eq(sc->tick_stops, 1);
+	ck_assert_uint_eq(sc->tick_wakeups, 1);
+	ck_assert_uint_eq(sc->residency_ns[1], 10 * MS);
+	free(rc);
+}
+END_TEST
+
+/*
+ * Poll time limit: "fixed" returns POLL (tick kept) for a 50 us period.
+ * skl's default poll limit: first state after 0 with target >= 10 us is
+ * C1E (20 us), below TICK_NSEC/16 = 250 us: 20 us.  Segments 20, 20 and
+ * 10 us; poll_time_limit 1, 1, 0.  Kernel rule for POLL: below whenever
+ * the residency reaches C1's 2 us target: 3 times.  Oracle at 50, 30 us
+ * remaining: C1E; at 10 us: C1: three times too shallow.
+ */
+START_TEST(test_poll_limit)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	const struct replay_score *sc;
+	struct idle_period p = period(100 * MS, 50 * US, TRACE_NO_TIMER,
+				      3 * MS, WAKE_IRQ);
+
+	setup_skl(&s);
+	add_fixed(&s, 0, false);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_int_eq(nlog, 3);
+	ck_assert(logv[0].poll_limit && logv[1].poll_limit);
+	ck_assert(!logv[2].poll_limit);
+	ck_assert_uint_eq(sc->selects, 3);
+	ck_assert_uint_eq(sc->poll_limits, 2);
+	ck_assert_uint_eq(sc->residency_ns[0], 50 * US);
+	ck_assert_uint_eq(sc->below[0], 3);
+	ck_assert_uint_eq(sc->vs[REPLAY_SHALLOW][0], 3);
+	ck_assert_uint_eq(sc->vs_cause[REPLAY_SHALLOW][REPLAY_CAUSE_POLL], 2);
+	ck_assert_uint_eq(sc->wake[REPLAY_CAUSE_POLL][0], 2);
+	free(rc);
+}
+END_TEST
+
+/*
+ * Merging: a recorded tick wakeup at 1 ms followed by a re-entry 5 us
+ * later (within the 20 us merge gap) and an IRQ at 3 ms is one workload
+ * period of 3 ms; with a 30 us gap they stay two periods.
+ */
+START_TEST(test_merge)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		u64 gap = round ? 30 * US : 5 * US;
+		struct idle_period a = period(10 * MS, MS, TRACE_NO_TIMER,
+					      MS, WAKE_TICK);
+		struct idle_period b = period(11 * MS + gap,
+					      2 * MS - (s64)gap,
+					      TRACE_NO_TIMER, MS, WAKE_IRQ);
+
+		setup_skl(&s);
+		add_gov(&s, "oracle");
+		init_skl(&s);
+		rc = start(&s);
+		replay_cpu_feed(rc, &a);
+		replay_cpu_feed(rc, &b);
+		replay_cpu_finish(rc);
+		ck_assert_uint_eq(rc->wl.recorded, 2);
+		ck_assert_uint_eq(rc->wl.merged, round ? 2 : 1);
+		ck_assert_uint_eq(rc->wl.idle_ns, round ? 3 * MS - gap : 3 * MS);
+		ck_assert_uint_eq(rc->wl.cause[WAKE_IRQ], 1);
+		ck_assert_uint_eq(rc->wl.cause[WAKE_TICK], round ? 1 : 0);
+		free(rc);
+	}
+}
+END_TEST
+
+/*
+ * What-if HZ: 1000 (TICK 1 ms) on a trace without usable delta_tick:
+ * the tick grid is the multiples of 1 ms.  "fixed" C1 keeping the tick
+ * over a 10 ms period entered at 100.5 ms: ticks at 101, 102, ... 110 ms:
+ * 10 tick wakeups, 11 segments (the last one 0.5 ms).
+ */
+START_TEST(test_whatif_hz)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period p = period(100 * MS + 500 * US, 10 * MS,
+				      TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+
+	setup_skl(&s);
+	s.tick_nsec = MS;
+	s.own_hz = false;
+	add_fixed(&s, 1, false);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	ck_assert_uint_eq(rc->g[0].sc.tick_wakeups, 10);
+	ck_assert_uint_eq(rc->g[0].sc.selects, 11);
+	ck_assert_uint_eq(rc->g[0].sc.tick_exact, 0);
+	ck_assert_int_eq(logv[0].dtick, 500 * US);
+	free(rc);
+}
+END_TEST
+
+/*
+ * Agreement: periods whose recorded states come from idlelab's own menu,
+ * driven here by a plain kernel-style loop (select, enter for the whole
+ * period, account, reflect) on a table without a polling state, with the
+ * next tick always after the period ends, so that no tick or poll limit
+ * can split a period.  Replaying menu over them must choose the recorded
+ * state every time (100 %) and agree on every miss class.
+ */
+START_TEST(test_agreement_menu)
+{
+	enum { N = 500 };
+	struct cstate_table t;
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	struct idl_governor g;
+	struct idl_env env;
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	static struct idle_period rec[N];
+	struct idl_err ierr;
+	u64 x = 12345, now = MS;
+	char err[256];
+	int i;
+
+	skl_table(&t);
+	memmove(&t.states[0], &t.states[1], 8 * sizeof(t.states[0]));
+	t.count = 8;
+	cstate_table_to_driver(&t, &drv);
+	memset(&dev, 0, sizeof(dev));
+	memset(&env, 0, sizeof(env));
+	env.tick_nsec = TICK;
+	env.latency_req = 2000000000000LL;
+	idl_env_set_current(&env);
+	ck_assert(!idl_governor_parse(&g, "menu", err, sizeof(err)));
+	ck_assert_int_eq(idl_governor_attach(&dev, &g, &drv), 0);
+	for (i = 0; i < N; i++) {
+		bool stop = true;
+		s64 dur, sleep;
+		enum idl_miss miss;
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		dur = 5 * US + (s64)(x % (3 * MS));
+		sleep = (x >> 32) % 3 ? dur + (s64)((x >> 20) % (2 * MS)) :
+			TRACE_NO_TIMER;
+		rec[i] = period(now, dur, sleep, dur + 500 * US > TICK ? TICK :
+				dur + 500 * US, WAKE_IRQ);
+		env.sleep_length = sleep;
+		env.delta_tick = rec[i].delta_tick_ns;
+		env.tick_stopped = false;
+		env.got_tick = false;
+		rec[i].state = (int16_t)g.ops->select(&drv, &dev, &stop);
+		miss = idl_core_account(&drv, &dev, rec[i].state, dur);
+		env.got_tick = false;
+		g.ops->reflect(&dev, rec[i].state);
+		rec[i].flags |= miss == IDL_MISS_ABOVE ? IP_MISS_ABOVE :
+				miss == IDL_MISS_BELOW ? IP_MISS_BELOW : 0;
+		now += (u64)dur + 50 * US;
+	}
+	idl_governor_detach(&dev, &drv);
+
+	setup_skl(&s);
+	add_gov(&s, "menu");
+	ck_assert_int_eq(replay_setup_init(&s, &t, &ierr), 0);
+	rc = start(&s);
+	for (i = 0; i < N; i++)
+		replay_cpu_feed(rc, &rec[i]);
+	replay_cpu_finish(rc);
+	ck_assert_uint_eq(rc->g[0].sc.agree_n, N);
+	ck_assert_uint_eq(rc->g[0].sc.agree_same, N);
+	ck_assert_uint_eq(rc->g[0].sc.miss_n, N);
+	ck_assert_uint_eq(rc->g[0].sc.miss[0][0] + rc->g[0].sc.miss[1][1] +
+			  rc->g[0].sc.miss[2][2], N);
+	ck_assert_uint_eq(rc->g[0].sc.tick_wakeups, 0);
+	free(rc);
+}
+END_TEST
+
+/*
+ * Energy model with power data in the table (mW, uJ): POLL 1000 mW,
+ * C1 100 mW + 2 uJ per entry.  One 1 ms C1 residency and one entry:
+ * 100 mW * 1 ms = 0.1 mJ, plus 2 uJ = 0.002 mJ: 0.102 mJ.
+ * And a small derived table where the plain rule applies (kappa 1):
+ * POLL 0/0, C1 1/10 us, C6 50/500 us: steps 0.1 and 0.098 (S < 0.9),
+ * P(C1) = 0.9, P(C6) = 0.802; E(C6) = 50 us at active power.
+ */
+START_TEST(test_energy_models)
+{
+	struct cstate_table t;
+	struct replay_energy m;
+	u64 entries[3] = { 0, 1, 0 }, res[3] = { 0, MS, 0 };
+	u64 e6[3] = { 0, 0, 1 }, r6[3] = { 0, 0, MS };
+
+	skl_table(&t);
+	t.count = 2;
+	t.power_unit = CSTATE_POWER_MW;
+	t.states[0].power = 1000;
+	t.states[1].power = 100;
+	t.states[1].entry_energy = 2;
+	replay_energy_model(&t, &m);
+	ck_assert_int_eq(m.model, REPLAY_ENERGY_TABLE);
+	ck_assert_str_eq(m.unit, "mJ");
+	ck_assert_double_eq_tol(replay_energy_of(&m, entries, res, 2), 0.102,
+				1e-12);
+
+	skl_table(&t);
+	t.count = 3;
+	t.states[1].exit_latency_ns = 1 * US;
+	t.states[1].target_residency_ns = 10 * US;
+	t.states[2].exit_latency_ns = 50 * US;
+	t.states[2].target_residency_ns = 500 * US;
+	replay_energy_model(&t, &m);
+	ck_assert_int_eq(m.model, REPLAY_ENERGY_DERIVED);
+	ck_assert_double_eq_tol(m.kappa, 1.0, 1e-12);
+	ck_assert_double_eq_tol(m.power[1] * 1e6, 0.9, 1e-12);
+	ck_assert_double_eq_tol(m.power[2] * 1e6, 0.802, 1e-12);
+	/* 1 ms of C6: 0.802 * 1 ms + 0.05 ms = 0.852 active-ms */
+	ck_assert_double_eq_tol(replay_energy_of(&m, e6, r6, 3), 0.852,
+				1e-12);
+	/* break-even at C6's target (500 us) against C1:
+	 * C1: 0.9 * 500 + 1 = 451 us; C6: 0.802 * 500 + 50 = 451 us */
+}
+END_TEST
+
+/* Latency percentiles are exact (nearest rank) over per-state counts:
+ * 98 wakeups from C1 (2 us) and 2 from C6 (85 us): p50 = 2 us,
+ * p99 = rank 99 = 85 us, mean = (98 * 2 + 2 * 85) / 100 = 3.66 us. */
+START_TEST(test_latency_percentiles)
+{
+	struct replay_setup s;
+	struct replay_score sc;
+	struct replay_latency l;
+
+	setup_skl(&s);
+	add_gov(&s, "oracle");
+	init_skl(&s);
+	memset(&sc, 0, sizeof(sc));
+	sc.wake[WAKE_IRQ][1] = 98;
+	sc.wake[WAKE_TIMER][4] = 2;
+	replay_latency_of(&s, &sc, REPLAY_NCAUSE, &l);
+	ck_assert_uint_eq(l.n, 100);
+	ck_assert_int_eq(l.p50_ns, 2 * US);
+	ck_assert_int_eq(l.p99_ns, 85 * US);
+	ck_assert_int_eq(l.max_ns, 85 * US);
+	ck_assert_double_eq_tol(l.mean_ns, 3660.0, 1e-9);
+	replay_latency_of(&s, &sc, WAKE_TIMER, &l);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_int_eq(l.p50_ns, 85 * US);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, test_oracle_1ms);
+	tcase_add_test(tc, test_oracle_whatif);
+	tcase_add_test(tc, test_tick_split);
+	tcase_add_test(tc, test_tick_stop);
+	tcase_add_test(tc, test_poll_limit);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_whatif_hz);
+	tcase_add_test(tc, test_agreement_menu);
+	tcase_add_test(tc, test_energy_models);
+	tcase_add_test(tc, test_latency_percentiles);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(replay_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
