@@ -53,6 +53,8 @@ struct replay_setup {
 	/* derived at setup */
 	int		nok;		/* allowed states (enabled, latency) */
 	int		ok[CSTATE_MAX];	/* their indices, shallow to deep */
+	s64		ok_res[CSTATE_MAX];	/* ... their target residencies */
+	s64		bin_res[CSTATE_MAX];	/* target residency of state i */
 };
 
 /* Scores of one governor (on one CPU, or merged). Integers only. */
@@ -135,8 +137,30 @@ struct replay_cpu {
 /* setup.c */
 int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 		      struct idl_err *err);
-int replay_oracle_state(const struct replay_setup *s, s64 idle_ns);
-int replay_state_bin(const struct replay_setup *s, s64 ns);
+
+/* The oracle's choice: the deepest allowed state whose target residency
+ * fits @idle_ns (the first allowed state if none does). */
+static inline int replay_oracle_state(const struct replay_setup *s,
+				      s64 idle_ns)
+{
+	int k, best = s->ok[0];
+
+	for (k = 1; k < s->nok; k++)
+		if (s->ok_res[k] <= idle_ns)
+			best = s->ok[k];
+	return best;
+}
+
+/* Bin i holds durations in [target(i), target(i+1)); bin 0 from 0. */
+static inline int replay_state_bin(const struct replay_setup *s, s64 ns)
+{
+	int i, bin = 0;
+
+	for (i = 1; i < s->table.count; i++)
+		if (s->bin_res[i] <= ns)
+			bin = i;
+	return bin;
+}
 
 /* engine.c */
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,

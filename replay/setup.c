@@ -46,32 +46,11 @@ int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 	}
 	if (!s->nok)
 		s->ok[s->nok++] = 0;
+	for (i = 0; i < s->nok; i++)
+		s->ok_res[i] = s->table.states[s->ok[i]].target_residency_ns;
+	for (i = 0; i < t->count; i++)
+		s->bin_res[i] = s->table.states[i].target_residency_ns;
 	return 0;
-}
-
-/* The deepest allowed state whose target residency fits @idle_ns. */
-int replay_oracle_state(const struct replay_setup *s, s64 idle_ns)
-{
-	int k, best = s->ok[0];
-
-	for (k = 1; k < s->nok; k++) {
-		int i = s->ok[k];
-
-		if (s->table.states[i].target_residency_ns <= idle_ns)
-			best = i;
-	}
-	return best;
-}
-
-/* Bin i holds durations in [target(i), target(i+1)); bin 0 from 0. */
-int replay_state_bin(const struct replay_setup *s, s64 ns)
-{
-	int i, bin = 0;
-
-	for (i = 1; i < s->table.count; i++)
-		if (s->table.states[i].target_residency_ns <= ns)
-			bin = i;
-	return bin;
 }
 
 static bool table_has_power(const struct cstate_table *t)

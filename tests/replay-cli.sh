@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# idlelab replay from the command line: usage and errors, -j determinism,
+# what-if flags, explain, atomic output.  Expected values are fixed by the
+# definitions in doc/scoring.md (a disabled state is never entered, ...),
+# not by running the code under test twice the same way.
+set -u
+: "${IDLELAB:?}"
+tmp=$(mktemp -d /tmp/idlelab-replay-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+ok() { echo "ok - $1"; }
+bad() { echo "FAIL - $1"; fail=1; }
+
+# expect STATUS DESCRIPTION CMD...: the command exits with STATUS
+expect() {
+	want=$1; what=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$what"; else
+		bad "$what (exit $got, want $want)"; cat "$tmp/err"; fi
+}
+
+# CSV value of METRIC KEY for GOVERNOR (totals)
+csv() {
+	awk -F, -v g="$2" -v m="$3" -v k="$4" \
+		'$2 == "all" && $3 == g && $4 == m && $5 == k { print $6 }' "$1"
+}
+
+expect 0 "--help exits 0" "$IDLELAB" replay --help
+grep -q '^usage: idlelab replay' "$tmp/out" || bad "--help prints usage on stdout"
+expect 2 "unknown option exits 2" "$IDLELAB" replay --no-such-option
+expect 2 "bad --format exits 2" "$IDLELAB" replay --format xml --synthetic 10
+expect 2 "unknown governor exits 2" "$IDLELAB" replay -g nosuch --synthetic 10
+expect 2 "unknown machine exits 2" "$IDLELAB" replay --machine nosuch --synthetic 10
+expect 2 "--disable of a missing state exits 2" \
+	"$IDLELAB" replay --synthetic 10 --disable 9
+grep -q 'disable 9' "$tmp/err" || bad "--disable error names the state"
+expect 2 "--disable of an unknown name exits 2" \
+	"$IDLELAB" replay --synthetic 10 --disable C99
+expect 2 "bad --explain exits 2" "$IDLELAB" replay --synthetic 10 --explain x
+expect 2 "missing trace file exits with status 2" \
+	"$IDLELAB" replay "$tmp/does-not-exist.idl"
+
+# No TRACE: the bundled default trace, or a clear message if absent.
+if [ -f "$top_srcdir/traces/data/default.idl" ]; then
+	expect 0 "default trace replays" "$IDLELAB" replay -g oracle
+else
+	expect 1 "no default trace: clear failure" "$IDLELAB" replay -g oracle
+	grep -q 'default trace' "$tmp/err" || bad "message names the default trace"
+fi
+
+# -j determinism: the same JSON for -j1 and -j4 (except the timestamp).
+for j in 1 4; do
+	"$IDLELAB" replay --synthetic 20000:4 --format json --per-cpu -j $j \
+		-o "$tmp/j$j.json" || bad "-j$j run"
+	grep -v '"created"' "$tmp/j$j.json" >"$tmp/j$j.cmp"
+done
+if cmp -s "$tmp/j1.cmp" "$tmp/j4.cmp"; then ok "-j1 and -j4 give the same JSON"
+else bad "-j1 and -j4 differ"; fi
+ls "$tmp" | grep -q 'tmp' && bad "-o left a temporary file"
+
+# JSON: results schema, kind replay, one config per governor.
+if [ -n "${PYTHON3:-}" ]; then
+	if "$PYTHON3" - "$tmp/j1.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "idlelab-results" and d["version"] == 1
+assert d["kind"] == "replay"
+assert d["configs"] == ["menu", "teo", "ladder", "haltpoll", "oracle"]
+t = d["replay"]["traces"][0]
+assert t["workload"]["recorded_periods"] == 4 * 20000
+assert len(t["cpus"]) == 4
+o = t["governors"]["oracle"]
+# the oracle agrees with itself and has no regret
+assert o["vs_oracle"]["same"] == o["selects"]
+assert abs(o["energy_regret_pct"]) < 1e-9
+for b in d["benchmarks"]:
+    assert set(b["values"]) == set(d["configs"])
+EOF
+	then ok "JSON schema"; else bad "JSON schema"; fi
+fi
+
+# What-ifs on the synthetic skx trace (POLL, C1, C1E, C6).
+"$IDLELAB" replay --synthetic 20000 --disable C6 --format csv -o "$tmp/d.csv" \
+	|| bad "--disable run"
+for g in menu teo ladder oracle; do
+	[ "$(csv "$tmp/d.csv" "$g" entries C6)" = 0 ] || bad "$g entered disabled C6"
+done
+ok "--disable C6: no governor enters C6"
+"$IDLELAB" replay --synthetic 20000 --disable 3 --format csv -o "$tmp/d3.csv"
+cmp -s "$tmp/d.csv" "$tmp/d3.csv" && ok "--disable by index = by name" \
+	|| bad "--disable 3 differs from --disable C6"
+# C6 exits in 133 us: with a 50 us limit it is not allowed
+"$IDLELAB" replay --synthetic 20000 --latency-req 50000 -g menu,teo,oracle \
+	--format csv -o "$tmp/l.csv" || bad "--latency-req run"
+for g in menu teo oracle; do
+	[ "$(csv "$tmp/l.csv" "$g" entries C6)" = 0 ] || bad "$g entered C6"
+	[ "$(csv "$tmp/l.csv" "$g" latency_req_violations '')" = 0 ] ||
+		bad "$g violated latency_req"
+done
+ok "--latency-req 50000 keeps C6 out"
+# HZ 1000: 1 ms ticks; 100 ms of idle time with the tick kept must split
+"$IDLELAB" replay --synthetic 20000 --hz 1000 -g menu --format csv \
+	-o "$tmp/h.csv" || bad "--hz run"
+grep -q '^synthetic:20000,all,menu,selects,' "$tmp/h.csv" && ok "--hz runs" \
+	|| bad "--hz output"
+# governor tunables: two instances of teo side by side
+expect 0 "tunables: teo and teo:pulse=512" \
+	"$IDLELAB" replay --synthetic 1000 -g teo,teo:pulse=512 --format csv
+grep -q ',teo:pulse=512,selects,' "$tmp/out" || bad "teo:pulse=512 column"
+
+# --explain: lines for periods 0..2 of CPU 0 only
+"$IDLELAB" replay --synthetic 100:2 -g menu,oracle --explain 0:0-2 \
+	>"$tmp/ex" || bad "--explain run"
+n=$(grep -c '^cpu 0 period' "$tmp/ex")
+[ "$n" = 3 ] && ok "--explain 0:0-2 explains 3 periods" || bad "explained $n periods"
+grep -q '^cpu 1 ' "$tmp/ex" && bad "--explain printed another CPU"
+grep -q '^  oracle .*oracle .*: same' "$tmp/ex" && ok "--explain shows the oracle" \
+	|| bad "--explain oracle line"
+
+# A real trace written by `idlelab synth`, if available: -j determinism.
+if "$IDLELAB" synth --help >/dev/null 2>&1; then
+	if "$IDLELAB" synth -o "$tmp/s.idl" --machine skl --cpus 3 \
+		--duration 1 >/dev/null 2>&1; then
+		"$IDLELAB" replay "$tmp/s.idl" "$tmp/s.idl" --format json -j1 \
+			| grep -v '"created"' >"$tmp/s1"
+		"$IDLELAB" replay "$tmp/s.idl" "$tmp/s.idl" --format json -j3 \
+			| grep -v '"created"' >"$tmp/s3"
+		cmp -s "$tmp/s1" "$tmp/s3" && ok "synth trace: -j1 = -j3" \
+			|| bad "synth trace: -j1 != -j3"
+	fi
+fi
+
+exit $fail
