@@ -5,3 +5,18 @@ tests_check_trace_format_SOURCES = tests/check_trace_format.c
 tests_check_trace_format_CFLAGS = $(UNIT_CFLAGS)
 tests_check_trace_format_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_trace_format
+
+check_PROGRAMS += tests/check_synth
+tests_check_synth_SOURCES = tests/check_synth.c
+tests_check_synth_CFLAGS = $(UNIT_CFLAGS)
+tests_check_synth_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_synth tests/synth-info-cli.sh
+EXTRA_DIST += tests/synth-info-cli.sh
+
+# Import and record (helper tracein).
+check_PROGRAMS += tests/check_model
+tests_check_model_SOURCES = tests/check_model.c
+tests_check_model_CFLAGS = $(UNIT_CFLAGS)
+tests_check_model_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_model tests/import-cli.sh tests/record-root.sh
+EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * idlelab import: a kernel trace (ftrace text, trace-cmd report text,
+ * trace.dat) -> a native trace of idle periods.  Two streaming passes:
+ * a scan (buffer, CPUs, HZ) and the model run.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cstate.h"
+#include "error.h"
+#include "import.h"
+#include "model.h"
+#include "trace.h"
+
+#define SORT_WINDOW	65536	/* events held for reordering */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: idlelab import IN -o OUT [--machine NAME | --states FILE] [--hz N]\n"
+"                      [--format auto|ftrace|report|dat] [--instance NAME]\n\n"
+"Turn a kernel trace with power:cpu_idle events (and timer, irq, ipi and\n"
+"sched events when present) into an idlelab trace of idle periods.\n\n"
+"  -o, --output OUT     trace file to write\n"
+"  -m, --machine NAME   C-state table: a built-in machine\n"
+"  -s, --states FILE    C-state table: a table file\n"
+"      --hz N           the kernel's HZ (default: estimated from events)\n"
+"  -f, --format F       input format (default auto)\n"
+"  -i, --instance NAME  trace-cmd buffer to read (default: the one with\n"
+"                       most cpu_idle events; \"\" is the top buffer)\n"
+"  -q, --quiet          no summary on stderr\n\n"
+"Traces carry no C-state table: one of --machine or --states is\n"
+"required.  See doc/importing.md for the rules.\n");
+}
+
+struct run_ctx {
+	struct trace_writer	*w;
+	struct ev_sorter	*sorter;
+};
+
+static int emit_period(void *ctx, const struct idle_period *p,
+		       struct idl_err *err)
+{
+	struct run_ctx *r = ctx;
+
+	return trace_writer_add(r->w, p, err);
+}
+
+static int push_event(void *ctx, const struct raw_event *e,
+		      struct idl_err *err)
+{
+	struct run_ctx *r = ctx;
+
+	return ev_sorter_push(r->sorter, e, err);
+}
+
+static int parse_format(const char *s, enum import_format *f)
+{
+	static const char *const names[] = { "auto", "ftrace", "report",
+					     "dat" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*f = (enum import_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* The poll state's time limit, as poll_state.c computes it (spec 4.4). */
+static void poll_opts(const struct cstate_table *t, uint32_t hz,
+		      struct model_opts *mo)
+{
+	int64_t tick = hz ? (1000000000LL + hz / 2) / hz : 0, lim;
+	int i;
+
+	mo->poll_state = -1;
+	if (!t->count || !(t->states[0].flags & CSTATE_POLLING) || !tick)
+		return;
+	mo->poll_state = 0;
+	lim = tick / 16;
+	for (i = 1; i < t->count; i++) {
+		if (t->states[i].disabled)
+			continue;
+		if (t->states[i].target_residency_ns < 10000)
+			continue;
+		if (t->states[i].target_residency_ns < lim)
+			lim = t->states[i].target_residency_ns;
+		break;
+	}
+	mo->poll_limit_ns = lim;
+}
+
+struct import_args {
+	const char	*in, *out, *machine, *states, *instance;
+	uint32_t	hz;
+	enum import_format fmt;
+	bool		quiet;
+};
+
+static int parse_args(int argc, char **argv, struct import_args *a)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "machine", required_argument, NULL, 'm' },
+		{ "states", required_argument, NULL, 's' },
+		{ "hz", required_argument, NULL, 'z' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	long v;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:m:s:f:i:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->out = optarg; break;
+		case 'm': a->machine = optarg; break;
+		case 's': a->states = optarg; break;
+		case 'i': a->instance = optarg; break;
+		case 'q': a->quiet = true; break;
+		case 'z':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 10000)
+				idl_die(2, "--hz: not a HZ value: %s", optarg);
+			a->hz = (uint32_t)v;
+			break;
+		case 'f':
+			if (parse_format(optarg, &a->fmt))
+				idl_die(2, "--format: unknown format %s", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind != argc - 1 || !a->out) {
+		usage(stderr);
+		return -1;
+	}
+	a->in = argv[optind];
+	if (a->machine && a->states)
+		idl_die(2, "give --machine or --states, not both");
+	return 0;
+}
+
+static void summary(const struct import_args *a, const struct model *m,
+		    const struct import_scan *sc, double secs)
+{
+	const struct model_stats *st = model_get_stats(m);
+	int i;
+
+	fprintf(stderr, "%s: %llu events in %.2f s (%.0f events/s), "
+		"%llu idle periods on %u CPUs, HZ %u%s\n", a->in,
+		(unsigned long long)st->events, secs,
+		secs > 0 ? st->events / secs : 0.0,
+		(unsigned long long)st->periods, st->max_cpu, st->hz,
+		st->hz_estimated || (!a->hz && sc->hz) ? " (estimated)" : "");
+	fprintf(stderr, "partial periods not emitted: %llu at start, %llu at "
+		"end; entries without exit: %llu; lost events: %llu\n",
+		(unsigned long long)st->partial_start,
+		(unsigned long long)st->partial_end,
+		(unsigned long long)st->no_exit,
+		(unsigned long long)st->lost_events);
+	fprintf(stderr, "exact sleep length: %llu, exact delta_tick: %llu, "
+		"no known timer: %llu\nwake causes:",
+		(unsigned long long)st->sleep_exact,
+		(unsigned long long)st->tick_exact,
+		(unsigned long long)st->no_timer);
+	for (i = 0; i < WAKE_CAUSE_COUNT; i++)
+		fprintf(stderr, " %s %llu", wake_cause_name(i),
+			(unsigned long long)st->wake[i]);
+	fputc('\n', stderr);
+	if (st->late_events || st->timer_table_full || st->foreign_base)
+		fprintf(stderr, "out-of-order events: %llu, timers not "
+			"tracked (table full): %llu, REALTIME-base hrtimers "
+			"ignored: %llu\n", (unsigned long long)st->late_events,
+			(unsigned long long)st->timer_table_full,
+			(unsigned long long)st->foreign_base);
+	model_print_missing(m, stderr);
+}
+
+static void fill_meta(struct trace_meta *meta, const struct import_args *a,
+		      const struct import_scan *sc, const char *fmt_name)
+{
+	trace_meta_init(meta);
+	snprintf(meta->source, sizeof(meta->source), "imported from %s (%s%s%s)",
+		 a->in, fmt_name, sc->buf[sc->chosen].name[0] ? ", buffer " : "",
+		 sc->buf[sc->chosen].name);
+	snprintf(meta->tool, sizeof(meta->tool), "idlelab %s", PACKAGE_VERSION);
+	snprintf(meta->clock, sizeof(meta->clock), "%s",
+		 sc->clock[0] ? sc->clock : "unknown");
+	snprintf(meta->kernel, sizeof(meta->kernel), "%s", sc->kernel);
+	meta->hz = a->hz ? a->hz : sc->hz;
+	meta->nr_cpus = sc->nr_cpus;
+}
+
+static int run(const struct import_args *a, struct idl_err *err)
+{
+	static const char *const fmt_names[] = { "auto", "ftrace text",
+		"trace-cmd report text", "trace.dat" };
+	struct import_scan sc;
+	struct trace_meta meta;
+	struct model_opts mo = { 0 };
+	struct run_ctx rc = { 0 };
+	struct model *m = NULL;
+	struct timespec t0, t1;
+	enum import_format fmt = a->fmt;
+	const char *inst;
+	int r = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (fmt == IMPORT_AUTO && (fmt = import_detect(a->in, err)) == IMPORT_AUTO)
+		return -1;
+	if (!a->machine && !a->states)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+			"%s carries no C-state table: give --machine NAME or "
+			"--states FILE (idlelab states lists the built-in "
+			"machines); the host's table is not guessed", a->in);
+	if ((fmt == IMPORT_DAT ? import_dat_scan : import_text_scan)(a->in,
+						a->instance, &sc, err))
+		return -1;
+	fill_meta(&meta, a, &sc, fmt_names[fmt]);
+	if (cstate_table_resolve(a->machine, a->states, &meta.table, err))
+		return -1;
+	mo.hz = meta.hz;
+	poll_opts(&meta.table, meta.hz, &mo);
+	mo.clock_is_mono = !strcmp(meta.clock, "mono");
+	rc.w = trace_writer_create(a->out, &meta, err);
+	if (!rc.w)
+		return -1;
+	m = model_create(&mo, emit_period, &rc, err);
+	rc.sorter = m ? ev_sorter_create(SORT_WINDOW, m, err) : NULL;
+	if (!rc.sorter)
+		goto out;
+	inst = sc.buf[sc.chosen].name;
+	if ((fmt == IMPORT_DAT ? import_dat_run : import_text_run)(a->in,
+						inst, push_event, &rc, err) ||
+	    ev_sorter_flush(rc.sorter, err) || model_finish(m, err))
+		goto out;
+	{
+		const struct model_stats *st = model_get_stats(m);
+		struct trace_meta *wm = trace_writer_meta(rc.w);
+
+		wm->nr_periods = st->periods;
+		wm->nr_events = st->events;
+		wm->lost_events = st->lost_events;
+		wm->start_ns = st->first_ts;
+		wm->end_ns = st->last_ts;
+		if (!wm->nr_cpus || wm->nr_cpus < st->max_cpu)
+			wm->nr_cpus = st->max_cpu;
+		if (!wm->hz)
+			wm->hz = st->hz;
+	}
+	if (trace_writer_close(rc.w, err)) {
+		rc.w = NULL;
+		goto out;
+	}
+	rc.w = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!a->quiet)
+		summary(a, m, &sc, (double)(t1.tv_sec - t0.tv_sec) +
+			(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	r = 0;
+out:
+	if (rc.w)
+		trace_writer_abort(rc.w);
+	ev_sorter_free(rc.sorter);
+	model_free(m);
+	return r;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_args a;
+	struct idl_err err = { 0 };
+
+	if (parse_args(argc, argv, &a))
+		return IDL_EXIT_BADINPUT;
+	if (run(&a, &err)) {
+		idl_err_print(&err);
+		return err.status ? err.status : IDL_EXIT_FAILURE;
+	}
+	return IDL_EXIT_OK;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Binary ring-buffer records (trace.dat via libtracecmd, a live instance
+ * via libtracefs) -> normalized events.  Field offsets are looked up once
+ * per event format with libtraceevent; decoding a record only reads
+ * numbers at known offsets.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "decode-bin.h"
+
+static const struct {
+	const char	*sys, *name;
+	uint16_t	type;
+	const char	*f[4];		/* fields, in bin_fmt.f order */
+} wanted[] = {
+	{ "power", "cpu_idle", EV_CPU_IDLE, { "state", "cpu_id" } },
+	{ "power", "cpu_idle_miss", EV_CPU_IDLE_MISS,
+	  { "cpu_id", "state", "below" } },
+	{ "timer", "hrtimer_start", EV_HRTIMER_START,
+	  { "hrtimer", "function", "expires" } },
+	{ "timer", "hrtimer_cancel", EV_HRTIMER_CANCEL, { "hrtimer" } },
+	{ "timer", "hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY,
+	  { "hrtimer", "function", "now" } },
+	{ "timer", "timer_start", EV_TIMER_START,
+	  { "timer", "function", "expires", "flags" } },
+	{ "timer", "timer_cancel", EV_TIMER_CANCEL, { "timer" } },
+	{ "timer", "timer_expire_entry", EV_TIMER_EXPIRE_ENTRY,
+	  { "timer", "function", "now" } },
+	{ "timer", "tick_stop", EV_TICK_STOP, { "success" } },
+	{ "irq", "irq_handler_entry", EV_IRQ_HANDLER_ENTRY, { "irq" } },
+	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu" } },
+	{ "ipi", "ipi_send_cpumask", EV_IPI_SEND_CPUMASK, { "cpumask" } },
+	{ "sched", "sched_wakeup", EV_SCHED_WAKEUP, { "target_cpu" } },
+	{ "sched", "sched_switch", EV_SCHED_SWITCH,
+	  { "prev_pid", "next_pid" } },
+};
+
+#define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
+
+int bin_decoder_init(struct bin_decoder *d, struct tep_handle *tep)
+{
+	size_t i;
+	int j;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	for (i = 0; i < NR_WANTED && d->n < BIN_MAX_FMTS; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, wanted[i].sys,
+							      wanted[i].name);
+		struct bin_fmt *f = &d->fmt[d->n];
+
+		if (!ev)
+			continue;
+		f->id = ev->id;
+		f->type = wanted[i].type;
+		for (j = 0; j < 4 && wanted[i].f[j]; j++) {
+			f->f[j] = tep_find_field(ev, wanted[i].f[j]);
+			if (!f->f[j])
+				break;
+		}
+		if (j < 4 && wanted[i].f[j])
+			continue;	/* a needed field is missing: skip */
+		if (f->type == EV_TIMER_START) {
+			f->bucket = tep_find_field(ev, "bucket_expiry");
+			f->now = tep_find_field(ev, "now");
+		}
+		d->n++;
+	}
+	return d->n;
+}
+
+static unsigned long long num(const struct tep_format_field *f,
+			      const struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field((struct tep_format_field *)f, r->data, &v);
+	return v;
+}
+
+static long long snum(const struct tep_format_field *f,
+		      const struct tep_record *r)
+{
+	unsigned long long v = num(f, r);
+
+	/* sign-extend fields narrower than 64 bits */
+	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED) &&
+	    (v & (1ULL << (f->size * 8 - 1))))
+		v |= ~0ULL << (f->size * 8);
+	return (long long)v;
+}
+
+static void function_of(struct bin_decoder *d, const struct tep_format_field *f,
+			const struct tep_record *r, struct raw_event *e)
+{
+	unsigned long long addr = num(f, r);
+	const char *name = tep_find_function(d->tep, addr);
+	char hex[24];
+
+	if (!name) {
+		snprintf(hex, sizeof(hex), "0x%llx", addr);
+		name = hex;
+		d->no_symbols = true;
+	}
+	e->timer.fn = ev_name_hash(name);
+	e->timer.is_tick = ev_is_tick_function(name);
+}
+
+static int cpumask(const struct bin_fmt *f, const struct tep_record *r,
+		   struct raw_event *e, import_sink sink, void *ctx,
+		   struct idl_err *err)
+{
+	unsigned long long loc = num(f->f[0], r);
+	unsigned int off = loc & 0xffff, len = (loc >> 16) & 0xffff, bit;
+	const unsigned char *p = (const unsigned char *)r->data + off;
+
+	if (off + len > (unsigned int)r->size)
+		return 0;
+	/* little-endian longs: byte i holds CPUs 8i..8i+7 */
+	for (bit = 0; bit < len * 8 && bit < TRACE_MAX_CPUS; bit++) {
+		if (!(p[bit / 8] & (1U << (bit % 8))))
+			continue;
+		e->ipi.target = bit;
+		if (sink(ctx, e, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,
+			 const struct tep_record *r, struct raw_event *e)
+{
+	e->timer.timer = num(f->f[0], r);
+	switch (f->type) {
+	case EV_HRTIMER_START:
+		function_of(d, f->f[1], r, e);
+		e->timer.expires = snum(f->f[2], r);
+		break;
+	case EV_HRTIMER_EXPIRE_ENTRY:
+	case EV_TIMER_EXPIRE_ENTRY:
+		function_of(d, f->f[1], r, e);
+		e->timer.now = num(f->f[2], r);
+		e->timer.has_now = true;
+		break;
+	case EV_TIMER_START:
+		function_of(d, f->f[1], r, e);
+		e->timer.expires = (int64_t)num(f->f[2], r);
+		e->timer.flags = (uint32_t)num(f->f[3], r);
+		if (f->bucket) {
+			e->timer.bucket_expiry = num(f->bucket, r);
+			e->timer.has_bucket = true;
+		}
+		if (f->now) {
+			e->timer.now = num(f->now, r);
+			e->timer.has_now = true;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int bin_decode(struct bin_decoder *d, const struct tep_record *r,
+	       import_sink sink, void *ctx, struct idl_err *err)
+{
+	int id = tep_data_type(d->tep, (struct tep_record *)r), i;
+	const struct bin_fmt *f = NULL;
+	struct raw_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.cpu = r->cpu >= 0 && r->cpu < TRACE_MAX_CPUS ? (uint32_t)r->cpu : 0;
+	if (r->missed_events) {
+		e.type = EV_LOST;
+		e.ts = r->ts;
+		e.lost.count = r->missed_events > 0 ?
+			       (uint64_t)r->missed_events : 1;
+		if (sink(ctx, &e, err))
+			return -1;
+	}
+	for (i = 0; i < d->n; i++)
+		if (d->fmt[i].id == id) {
+			f = &d->fmt[i];
+			break;
+		}
+	if (!f)
+		return 0;
+	e.type = f->type;
+	e.ts = r->ts;
+	switch (f->type) {
+	case EV_CPU_IDLE:
+		e.idle.state = (uint32_t)num(f->f[0], r);
+		e.idle.cpu_id = (uint32_t)num(f->f[1], r);
+		if (e.idle.cpu_id >= TRACE_MAX_CPUS)
+			return 0;
+		break;
+	case EV_CPU_IDLE_MISS:
+		e.miss.cpu_id = (uint32_t)num(f->f[0], r);
+		e.miss.state = (uint32_t)num(f->f[1], r);
+		e.miss.below = num(f->f[2], r) != 0;
+		if (e.miss.cpu_id >= TRACE_MAX_CPUS)
+			return 0;
+		break;
+	case EV_TICK_STOP:
+		e.tick_stop.success = (int32_t)snum(f->f[0], r);
+		break;
+	case EV_IRQ_HANDLER_ENTRY:
+		e.irq.irq = (int32_t)snum(f->f[0], r);
+		break;
+	case EV_IPI_SEND_CPU:
+		e.ipi.target = (uint32_t)num(f->f[0], r);
+		if (e.ipi.target >= TRACE_MAX_CPUS)
+			return 0;
+		break;
+	case EV_IPI_SEND_CPUMASK:
+		return cpumask(f, r, &e, sink, ctx, err);
+	case EV_SCHED_WAKEUP:
+		e.wakeup.target_cpu = (int32_t)snum(f->f[0], r);
+		break;
+	case EV_SCHED_SWITCH:
+		e.sw.prev_pid = (int32_t)snum(f->f[0], r);
+		e.sw.next_pid = (int32_t)snum(f->f[1], r);
+		break;
+	default:
+		decode_timer(d, f, r, &e);
+	}
+	return sink(ctx, &e, err);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One normalized kernel trace event, whatever it was read from (ftrace
+ * text, trace-cmd report text, trace.dat, a live tracefs instance).  Only
+ * the events and fields the idle-period model needs are kept; every
+ * reader fills this fixed-size struct, so no event needs an allocation.
+ */
+#ifndef IDLELAB_EVENTS_H
+#define IDLELAB_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ev_type {
+	EV_NONE = 0,
+	EV_CPU_IDLE,			/* power:cpu_idle */
+	EV_CPU_IDLE_MISS,		/* power:cpu_idle_miss */
+	EV_HRTIMER_START,		/* timer:hrtimer_start */
+	EV_HRTIMER_CANCEL,		/* timer:hrtimer_cancel */
+	EV_HRTIMER_EXPIRE_ENTRY,	/* timer:hrtimer_expire_entry */
+	EV_TIMER_START,			/* timer:timer_start */
+	EV_TIMER_CANCEL,		/* timer:timer_cancel */
+	EV_TIMER_EXPIRE_ENTRY,		/* timer:timer_expire_entry */
+	EV_TICK_STOP,			/* timer:tick_stop */
+	EV_IRQ_HANDLER_ENTRY,		/* irq:irq_handler_entry */
+	EV_IPI_SEND_CPU,		/* ipi:ipi_send_cpu */
+	EV_IPI_SEND_CPUMASK,		/* ipi:ipi_send_cpumask, one per target */
+	EV_SCHED_WAKEUP,		/* sched:sched_wakeup */
+	EV_SCHED_SWITCH,		/* sched:sched_switch */
+	EV_LOST,			/* the reader saw lost events */
+	EV_TYPE_COUNT
+};
+
+#define EV_IDLE_EXIT		UINT32_MAX	/* cpu_idle state of an exit */
+
+/* Kernel timer-wheel flags (include/linux/timer.h, stable since 4.8). */
+#define EV_TIMER_CPUMASK	0x0003FFFFU
+#define EV_TIMER_MIGRATING	0x00040000U
+#define EV_TIMER_DEFERRABLE	0x00080000U
+#define EV_TIMER_PINNED		0x00100000U
+#define EV_TIMER_IRQSAFE	0x00200000U
+
+/* Timer functions that are the scheduler tick (names across versions). */
+bool ev_is_tick_function(const char *name);
+/* 32-bit FNV-1a of a function name: the wake_detail of timer wakeups. */
+uint32_t ev_name_hash(const char *name);
+const char *ev_type_name(enum ev_type t);
+
+struct raw_event {
+	uint64_t	ts;		/* ns of the trace clock */
+	uint64_t	seq;		/* input order, breaks timestamp ties */
+	uint32_t	cpu;		/* CPU whose buffer holds the event */
+	uint16_t	type;		/* enum ev_type */
+	union {
+		struct {
+			uint32_t state;		/* EV_IDLE_EXIT on exit */
+			uint32_t cpu_id;
+		} idle;
+		struct {
+			uint32_t cpu_id;
+			uint32_t state;
+			bool below;
+		} miss;
+		struct {		/* hrtimer_* and timer_* */
+			uint64_t timer;		/* object address (or hash) */
+			int64_t expires;	/* hrtimer: base ns; wheel: jiffies */
+			uint64_t bucket_expiry;	/* wheel only, jiffies */
+			uint64_t now;		/* expire: base ns / jiffies */
+			uint32_t flags;		/* wheel: TIMER_* incl. CPU */
+			uint32_t fn;		/* ev_name_hash(function) */
+			bool is_tick;		/* function is the tick handler */
+			bool has_bucket;	/* bucket_expiry present */
+			bool has_now;		/* now present */
+		} timer;
+		struct {
+			int32_t success;
+		} tick_stop;
+		struct {
+			int32_t irq;
+		} irq;
+		struct {
+			uint32_t target;	/* IPI target CPU */
+		} ipi;
+		struct {
+			int32_t target_cpu;
+			int32_t pid;
+		} wakeup;
+		struct {
+			int32_t prev_pid;
+			int32_t next_pid;
+		} sw;
+		struct {
+			uint64_t count;
+		} lost;
+	};
+};
+
+#endif /* IDLELAB_EVENTS_H */

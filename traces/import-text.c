@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text traces: the ftrace "trace" / "trace_pipe" files and the output of
+ * "trace-cmd report".  Both print one event per line as
+ *
+ *   [INSTANCE: ]COMM-PID [CPU] [FLAGS] SECONDS.FRACTION: EVENT: FIELDS
+ *
+ * with 6 (usec) or 9 (nsec) fraction digits.  Only the events of
+ * events.h are decoded; other lines are skipped.  A known event with a
+ * field that cannot be read is an error "file:line: ...".
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+
+struct line_ctx {
+	const char	*path;
+	unsigned long	lineno;
+	const char	*event;
+	const char	*fields;
+	struct idl_err	*err;
+};
+
+static int bad(const struct line_ctx *l, const char *what)
+{
+	return idl_err_at_line(l->err, l->path, l->lineno, "%s: %s",
+			       l->event, what);
+}
+
+/* Start of the value of " key=" in @s (key at start or after a space). */
+static const char *field(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = s;
+
+	while ((p = strstr(p, key))) {
+		if ((p == s || p[-1] == ' ' || p[-1] == '\t') && p[n] == '=')
+			return p + n + 1;
+		p += n;
+	}
+	return NULL;
+}
+
+static int get_num(const struct line_ctx *l, const char *key, int base,
+		   bool is_signed, uint64_t *v, bool required)
+{
+	const char *s = field(l->fields, key);
+	char *end;
+	char msg[96];
+
+	if (!s) {
+		if (!required)
+			return 1;
+		snprintf(msg, sizeof(msg), "no %s= field", key);
+		return bad(l, msg);
+	}
+	errno = 0;
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (is_signed)
+		*v = (uint64_t)strtoll(s, &end, base);
+	else
+		*v = strtoull(s, &end, base);
+	if (end == s || errno || (*end && *end != ' ' && *end != '\t' &&
+				  *end != ']' && *end != ',')) {
+		snprintf(msg, sizeof(msg), "bad %s= value", key);
+		return bad(l, msg);
+	}
+	return 0;
+}
+
+/* Function name of "function=NAME[+0x..]": hash and tick test. */
+static int get_function(const struct line_ctx *l, struct raw_event *e)
+{
+	const char *s = field(l->fields, "function");
+	char name[128];
+	size_t n = 0;
+
+	if (!s)
+		return bad(l, "no function= field");
+	while (s[n] && s[n] != ' ' && s[n] != '+' && n < sizeof(name) - 1) {
+		name[n] = s[n];
+		n++;
+	}
+	name[n] = 0;
+	if (!n)
+		return bad(l, "empty function= field");
+	e->timer.fn = ev_name_hash(name);
+	e->timer.is_tick = ev_is_tick_function(name);
+	return 0;
+}
+
+static int parse_idle(const struct line_ctx *l, struct raw_event *e)
+{
+	uint64_t st, cpu;
+
+	if (get_num(l, "state", 10, true, &st, true) ||
+	    get_num(l, "cpu_id", 10, false, &cpu, true))
+		return -1;
+	/* exits print as 4294967295 (u32) or -1 (older signed format) */
+	if ((int64_t)st == -1 || st == 4294967295ULL)
+		st = EV_IDLE_EXIT;
+	else if (st > 1000)
+		return bad(l, "state out of range");
+	if (cpu >= TRACE_MAX_CPUS)
+		return bad(l, "cpu_id out of range");
+	e->idle.state = (uint32_t)st;
+	e->idle.cpu_id = (uint32_t)cpu;
+	return 0;
+}
+
+static int parse_miss(const struct line_ctx *l, struct raw_event *e)
+{
+	uint64_t st, cpu;
+	const char *t = field(l->fields, "type");
+
+	if (get_num(l, "cpu_id", 10, false, &cpu, true) ||
+	    get_num(l, "state", 10, false, &st, true))
+		return -1;
+	if (!t || (strncmp(t, "above", 5) && strncmp(t, "below", 5)))
+		return bad(l, "type= is not above or below");
+	if (cpu >= TRACE_MAX_CPUS)
+		return bad(l, "cpu_id out of range");
+	e->miss.cpu_id = (uint32_t)cpu;
+	e->miss.state = (uint32_t)st;
+	e->miss.below = t[0] == 'b';
+	return 0;
+}
+
+/* timer_start: "cpu=%u ... flags=M|D|P|I [timeout=%ld] bucket_expiry=" */
+static int parse_wheel_start(const struct line_ctx *l, struct raw_event *e)
+{
+	const char *t = strstr(l->fields, "[timeout=");
+	const char *f = field(l->fields, "flags");
+	uint64_t cpu, b;
+	long long timeout;
+	int r;
+
+	if (get_num(l, "cpu", 10, false, &cpu, true))
+		return -1;
+	if (cpu > EV_TIMER_CPUMASK)
+		return bad(l, "cpu out of range");
+	e->timer.flags = (uint32_t)cpu;
+	for (; f && *f && *f != ' '; f++)
+		if (*f == 'D')
+			e->timer.flags |= EV_TIMER_DEFERRABLE;
+		else if (*f == 'P')
+			e->timer.flags |= EV_TIMER_PINNED;
+	if (t) {
+		if (sscanf(t, "[timeout=%lld]", &timeout) != 1)
+			return bad(l, "bad [timeout=] value");
+		e->timer.now = (uint64_t)(e->timer.expires - timeout);
+		e->timer.has_now = true;
+	}
+	r = get_num(l, "bucket_expiry", 10, false, &b, false);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		e->timer.bucket_expiry = b;
+		e->timer.has_bucket = true;
+	}
+	return 0;
+}
+
+static int parse_timer(const struct line_ctx *l, struct raw_event *e,
+		       const char *ptr_key)
+{
+	uint64_t v;
+
+	if (get_num(l, ptr_key, 16, false, &e->timer.timer, true))
+		return -1;
+	switch (e->type) {
+	case EV_HRTIMER_START:
+		if (get_function(l, e) ||
+		    get_num(l, "expires", 10, true, &v, true))
+			return -1;
+		e->timer.expires = (int64_t)v;
+		break;
+	case EV_HRTIMER_EXPIRE_ENTRY:
+		if (get_function(l, e) ||
+		    get_num(l, "now", 10, true, &e->timer.now, true))
+			return -1;
+		e->timer.has_now = true;
+		break;
+	case EV_TIMER_START:
+		if (get_function(l, e) ||
+		    get_num(l, "expires", 10, false, &v, true))
+			return -1;
+		e->timer.expires = (int64_t)v;
+		return parse_wheel_start(l, e);
+	case EV_TIMER_EXPIRE_ENTRY:
+		if (get_function(l, e) ||
+		    get_num(l, "now", 10, false, &e->timer.now, true))
+			return -1;
+		e->timer.has_now = true;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int parse_misc(const struct line_ctx *l, struct raw_event *e)
+{
+	uint64_t v;
+
+	switch (e->type) {
+	case EV_TICK_STOP:
+		if (get_num(l, "success", 10, true, &v, true))
+			return -1;
+		e->tick_stop.success = (int32_t)v;
+		return 0;
+	case EV_IRQ_HANDLER_ENTRY:
+		if (get_num(l, "irq", 10, true, &v, true))
+			return -1;
+		e->irq.irq = (int32_t)v;
+		return 0;
+	case EV_IPI_SEND_CPU:
+		if (get_num(l, "cpu", 10, false, &v, true))
+			return -1;
+		if (v >= TRACE_MAX_CPUS)
+			return bad(l, "cpu out of range");
+		e->ipi.target = (uint32_t)v;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* "target_cpu=002" (events) or "CPU:002" (trace-cmd's sched plugin). */
+static int parse_wakeup(const struct line_ctx *l, struct raw_event *e)
+{
+	const char *s = strstr(l->fields, "target_cpu=");
+	char *end;
+	long v;
+
+	if (s)
+		s += strlen("target_cpu=");
+	else if ((s = strstr(l->fields, "CPU:")))
+		s += 4;
+	else
+		return bad(l, "no target_cpu= field");
+	v = strtol(s, &end, 10);
+	if (end == s || v < 0 || v >= TRACE_MAX_CPUS)
+		return bad(l, "bad target_cpu= value");
+	e->wakeup.target_cpu = (int32_t)v;
+	return 0;
+}
+
+/* pid of "comm:pid [prio]" (trace-cmd's sched plugin) ending at @end. */
+static int plugin_pid(const char *start, const char *end, int32_t *pid)
+{
+	const char *br = NULL, *p, *colon = NULL;
+
+	for (p = start; p + 1 < end; p++)
+		if (p[0] == ' ' && p[1] == '[')
+			br = p;
+	if (!br)
+		return -1;
+	for (p = start; p < br; p++)
+		if (*p == ':')
+			colon = p;
+	if (!colon || !isdigit((unsigned char)colon[1]))
+		return -1;
+	*pid = (int32_t)strtol(colon + 1, NULL, 10);
+	return 0;
+}
+
+static int parse_switch(const struct line_ctx *l, struct raw_event *e)
+{
+	const char *arrow = strstr(l->fields, "==>");
+	uint64_t a, b;
+
+	if (field(l->fields, "prev_pid")) {
+		if (get_num(l, "prev_pid", 10, true, &a, true) ||
+		    get_num(l, "next_pid", 10, true, &b, true))
+			return -1;
+		e->sw.prev_pid = (int32_t)a;
+		e->sw.next_pid = (int32_t)b;
+		return 0;
+	}
+	if (!arrow || plugin_pid(l->fields, arrow, &e->sw.prev_pid) ||
+	    plugin_pid(arrow + 3, arrow + strlen(arrow), &e->sw.next_pid))
+		return bad(l, "no prev_pid/next_pid");
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* cpumask: hex, most significant digit first, commas between words. */
+static int emit_cpumask(const struct line_ctx *l, struct raw_event *e,
+			import_sink sink, void *ctx)
+{
+	const char *s = field(l->fields, "cpumask"), *end;
+	unsigned int bit = 0;
+	int v, i;
+
+	if (!s)
+		return bad(l, "no cpumask= field");
+	for (end = s; *end && *end != ' '; end++)
+		;
+	if (end == s)
+		return bad(l, "empty cpumask");
+	while (end-- > s) {
+		if (*end == ',')
+			continue;
+		v = hexval(*end);
+		if (v < 0)
+			return bad(l, "bad cpumask= value");
+		for (i = 0; i < 4; i++, bit++) {
+			if (!(v & (1 << i)) || bit >= TRACE_MAX_CPUS)
+				continue;
+			e->ipi.target = bit;
+			if (sink(ctx, e, l->err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	uint16_t	type;
+} known_events[] = {
+	{ "cpu_idle", EV_CPU_IDLE },
+	{ "cpu_idle_miss", EV_CPU_IDLE_MISS },
+	{ "hrtimer_start", EV_HRTIMER_START },
+	{ "hrtimer_cancel", EV_HRTIMER_CANCEL },
+	{ "hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY },
+	{ "timer_start", EV_TIMER_START },
+	{ "timer_cancel", EV_TIMER_CANCEL },
+	{ "timer_expire_entry", EV_TIMER_EXPIRE_ENTRY },
+	{ "tick_stop", EV_TICK_STOP },
+	{ "irq_handler_entry", EV_IRQ_HANDLER_ENTRY },
+	{ "ipi_send_cpu", EV_IPI_SEND_CPU },
+	{ "ipi_send_cpumask", EV_IPI_SEND_CPUMASK },
+	{ "sched_wakeup", EV_SCHED_WAKEUP },
+	{ "sched_switch", EV_SCHED_SWITCH },
+};
+
+static uint16_t event_type(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++)
+		if (!strcmp(known_events[i].name, name))
+			return known_events[i].type;
+	return EV_NONE;
+}
+
+static int decode(const struct line_ctx *l, struct raw_event *e,
+		  import_sink sink, void *ctx)
+{
+	switch (e->type) {
+	case EV_CPU_IDLE:
+		if (parse_idle(l, e))
+			return -1;
+		break;
+	case EV_CPU_IDLE_MISS:
+		if (parse_miss(l, e))
+			return -1;
+		break;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_CANCEL:
+	case EV_HRTIMER_EXPIRE_ENTRY:
+		if (parse_timer(l, e, "hrtimer"))
+			return -1;
+		break;
+	case EV_TIMER_START:
+	case EV_TIMER_CANCEL:
+	case EV_TIMER_EXPIRE_ENTRY:
+		if (parse_timer(l, e, "timer"))
+			return -1;
+		break;
+	case EV_IPI_SEND_CPUMASK:
+		return emit_cpumask(l, e, sink, ctx);
+	case EV_SCHED_WAKEUP:
+		if (parse_wakeup(l, e))
+			return -1;
+		break;
+	case EV_SCHED_SWITCH:
+		if (parse_switch(l, e))
+			return -1;
+		break;
+	default:
+		if (parse_misc(l, e))
+			return -1;
+	}
+	return sink(ctx, e, l->err);
+}
+
+/* "12345.678901:" -> ns; returns false if @tok is not a timestamp. */
+static bool parse_ts(const char *tok, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	if (len < 2 || tok[len - 1] != ':')
+		return false;
+	len--;
+	for (; i < len && isdigit((unsigned char)tok[i]); i++)
+		sec = sec * 10 + (uint64_t)(tok[i] - '0');
+	if (!i)
+		return false;
+	if (i == len) {		/* a counter clock: take it as ns */
+		*ns = sec;
+		return true;
+	}
+	if (tok[i++] != '.')
+		return false;
+	for (; i < len && isdigit((unsigned char)tok[i]); i++, digits++)
+		if (digits < 9)
+			frac = frac * 10 + (uint64_t)(tok[i] - '0');
+	if (i != len || !digits)
+		return false;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return true;
+}
+
+static bool lost_line(const char *s, struct raw_event *e)
+{
+	unsigned int cpu;
+	unsigned long long n;
+
+	if (sscanf(s, "CPU:%u [LOST %llu EVENTS]", &cpu, &n) != 2)
+		return false;
+	e->type = EV_LOST;
+	e->cpu = cpu < TRACE_MAX_CPUS ? cpu : 0;
+	e->lost.count = n;
+	return true;
+}
+
+/* Find "[CPU]" followed by a timestamp; fills @e->cpu/ts, the event name
+ * span and the fields start.  Returns the CPU field position or NULL. */
+static char *split_line(char *s, struct raw_event *e, char **name,
+			char **fields)
+{
+	char *p = s, *q, *tok;
+	unsigned long cpu;
+	int guard;
+
+	while ((p = strchr(p, '['))) {
+		cpu = strtoul(p + 1, &q, 10);
+		if (q == p + 1 || *q != ']' || (q[1] != ' ' && q[1] != '\t')) {
+			p++;
+			continue;
+		}
+		tok = q + 1;
+		for (guard = 0; guard < 2; guard++) {
+			size_t n;
+
+			while (*tok == ' ' || *tok == '\t')
+				tok++;
+			n = strcspn(tok, " \t");
+			if (parse_ts(tok, n, &e->ts)) {
+				tok += n;
+				while (*tok == ' ' || *tok == '\t')
+					tok++;
+				n = strcspn(tok, " \t");
+				if (n < 2 || tok[n - 1] != ':')
+					break;
+				tok[n - 1] = 0;
+				*name = tok;
+				*fields = tok + n + (tok[n] ? 1 : 0);
+				e->cpu = (uint32_t)(cpu < TRACE_MAX_CPUS ?
+						    cpu : TRACE_MAX_CPUS);
+				return p;
+			}
+			tok += n;	/* the irq-info flags column */
+		}
+		p++;
+	}
+	return NULL;
+}
+
+int import_text_line(const char *path, unsigned long lineno, char *line,
+		     const char *want, char *buffer, size_t buffer_len,
+		     import_sink sink, void *ctx, struct idl_err *err)
+{
+	struct raw_event e;
+	struct line_ctx l = { path, lineno, NULL, NULL, err };
+	char *name, *fields, *cpu_at;
+	size_t n = strcspn(line, "\r\n");
+
+	line[n] = 0;
+	buffer[0] = 0;
+	memset(&e, 0, sizeof(e));
+	if (lost_line(line, &e))
+		return sink(ctx, &e, err);
+	if (line[0] == '#' || !(cpu_at = split_line(line, &e, &name, &fields)))
+		return 0;
+	e.type = event_type(name);
+	if (e.type == EV_NONE)
+		return 0;
+	/* "NAME: comm-pid [cpu]": a trace-cmd instance prefix */
+	if (line[0] != ' ' && line[0] != '\t') {
+		char *c = strstr(line, ": ");
+
+		if (c && c < cpu_at && (size_t)(c - line) < buffer_len &&
+		    !memchr(line, ' ', (size_t)(c - line))) {
+			memcpy(buffer, line, (size_t)(c - line));
+			buffer[c - line] = 0;
+		}
+	}
+	if (want && strcmp(want, buffer))
+		return 0;
+	if (e.cpu >= TRACE_MAX_CPUS)
+		return idl_err_at_line(err, path, lineno, "CPU out of range");
+	l.event = name;
+	l.fields = fields;
+	return decode(&l, &e, sink, ctx);
+}
+
+enum import_format import_detect(const char *path, struct idl_err *err)
+{
+	char head[64] = "";
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+			    strerror(errno));
+		return IMPORT_AUTO;
+	}
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	if (n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10))
+		return IMPORT_DAT;
+	if (!strncmp(head, "version = ", 10) || !strncmp(head, "cpus=", 5))
+		return IMPORT_REPORT;
+	return IMPORT_FTRACE;
+}
+
+struct scan_ctx {
+	struct import_scan	*s;
+	struct hz_est		hz;
+	const char		*buffer;
+	uint32_t		max_cpu;
+};
+
+static int scan_sink(void *ctx, const struct raw_event *e,
+		     struct idl_err *err)
+{
+	struct scan_ctx *c = ctx;
+	struct import_scan *s = c->s;
+	int i;
+
+	(void)err;
+	s->events++;
+	hz_est_feed(&c->hz, e);
+	if (e->type == EV_LOST)
+		return 0;
+	if (e->cpu + 1 > c->max_cpu)
+		c->max_cpu = e->cpu + 1;
+	if (e->type != EV_CPU_IDLE)
+		return 0;
+	for (i = 0; i < s->nr_buffers; i++)
+		if (!strcmp(s->buf[i].name, c->buffer))
+			break;
+	if (i == s->nr_buffers) {
+		if (i == IMPORT_MAX_BUFFERS)
+			return 0;
+		snprintf(s->buf[i].name, sizeof(s->buf[i].name), "%s",
+			 c->buffer);
+		s->nr_buffers++;
+	}
+	s->buf[i].idle_events++;
+	return 0;
+}
+
+static bool last_line(FILE *f)
+{
+	int c = fgetc(f);
+
+	if (c == EOF)
+		return true;
+	ungetc(c, f);
+	return false;
+}
+
+typedef int (*line_fn)(void *ctx, unsigned long lineno, char *line,
+		       struct idl_err *err);
+
+static int each_line(const char *path, line_fn fn, void *ctx, bool warn,
+		     struct idl_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+	int r = 0;
+
+	if (!f)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+				   strerror(errno));
+	while (getline(&line, &cap, f) >= 0) {
+		r = fn(ctx, ++lineno, line, err);
+		/* A bad last line is a capture cut mid-event (a truncated
+		 * file), not a malformed event: warn and skip it. */
+		if (r && err->status == IDL_EXIT_BADINPUT && last_line(f)) {
+			if (warn)
+				idl_warn("%s (truncated last line skipped)",
+					 err->msg);
+			r = 0;
+		}
+		if (r)
+			break;
+	}
+	if (!r && ferror(f))
+		r = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error",
+				path);
+	free(line);
+	fclose(f);
+	return r;
+}
+
+struct scan_lines {
+	struct scan_ctx		sc;
+	const char		*path;
+	const char		*want;
+	char			buffer[64];
+};
+
+/* "# idlelab-raw: clock=mono hz=250 kernel=R" (idlelab record --raw) */
+static void raw_header(const char *s, struct import_scan *sc)
+{
+	const char *v;
+	unsigned int hz;
+
+	if ((v = strstr(s, "clock=")))
+		sscanf(v, "clock=%31s", sc->clock);
+	if ((v = strstr(s, "hz=")) && sscanf(v, "hz=%u", &hz) == 1 && hz)
+		sc->hz = hz;
+	if ((v = strstr(s, "kernel=")))
+		sscanf(v, "kernel=%127s", sc->kernel);
+}
+
+static int scan_line(void *ctx, unsigned long lineno, char *line,
+		     struct idl_err *err)
+{
+	struct scan_lines *sl = ctx;
+	unsigned int n;
+
+	sl->sc.s->lines++;
+	if (sscanf(line, "cpus=%u", &n) == 1) {
+		sl->sc.s->nr_cpus = n;
+		return 0;
+	}
+	if (!strncmp(line, "# idlelab-raw:", 14)) {
+		raw_header(line + 14, sl->sc.s);
+		return 0;
+	}
+	sl->sc.buffer = sl->buffer;
+	return import_text_line(sl->path, lineno, line, sl->want, sl->buffer,
+				sizeof(sl->buffer), scan_sink, &sl->sc, err);
+}
+
+/* The buffer to import: @instance, or the one with most cpu_idle. */
+static int choose_buffer(struct import_scan *s, const char *instance,
+			 const char *path, struct idl_err *err)
+{
+	int i;
+
+	s->chosen = -1;
+	for (i = 0; i < s->nr_buffers; i++) {
+		if (instance && !strcmp(s->buf[i].name, instance))
+			s->chosen = i;
+		else if (!instance && (s->chosen < 0 ||
+			 s->buf[i].idle_events > s->buf[s->chosen].idle_events))
+			s->chosen = i;
+	}
+	if (s->chosen < 0 && instance)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: no cpu_idle events in buffer '%s'",
+				   path, instance);
+	if (s->chosen < 0)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: no power:cpu_idle events", path);
+	return 0;
+}
+
+int import_text_scan(const char *path, const char *instance,
+		     struct import_scan *s, struct idl_err *err)
+{
+	struct scan_lines sl;
+
+	memset(s, 0, sizeof(*s));
+	memset(&sl, 0, sizeof(sl));
+	sl.sc.s = s;
+	hz_est_init(&sl.sc.hz);
+	sl.path = path;
+	s->fmt = import_detect(path, err);
+	if (s->fmt == IMPORT_AUTO)
+		return -1;
+	if (each_line(path, scan_line, &sl, true, err))
+		return -1;
+	if (!s->hz)
+		s->hz = hz_est_result(&sl.sc.hz);
+	if (!s->nr_cpus)
+		s->nr_cpus = sl.sc.max_cpu;
+	return choose_buffer(s, instance, path, err);
+}
+
+struct run_lines {
+	const char	*path;
+	const char	*want;
+	char		buffer[64];
+	import_sink	sink;
+	void		*ctx;
+};
+
+static int run_line(void *ctx, unsigned long lineno, char *line,
+		    struct idl_err *err)
+{
+	struct run_lines *rl = ctx;
+
+	return import_text_line(rl->path, lineno, line, rl->want, rl->buffer,
+				sizeof(rl->buffer), rl->sink, rl->ctx, err);
+}
+
+int import_text_run(const char *path, const char *instance,
+		    import_sink sink, void *ctx, struct idl_err *err)
+{
+	struct run_lines rl = { path, instance ? instance : "", "", sink,
+				ctx };
+
+	return each_line(path, run_line, &rl, false, err);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Helpers of the event model: names and hashes, the HZ estimator and the
+ * bounded reordering window that readers put in front of the model.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+bool ev_is_tick_function(const char *name)
+{
+	/* 6.9+: tick_nohz_handler; 6.7-6.8: ..._highres_handler; older. */
+	return !strcmp(name, "tick_nohz_handler") ||
+	       !strcmp(name, "tick_sched_timer") ||
+	       !strcmp(name, "tick_nohz_highres_handler");
+}
+
+uint32_t ev_name_hash(const char *name)
+{
+	uint32_t h = 2166136261U;
+
+	while (*name) {
+		h ^= (unsigned char)*name++;
+		h *= 16777619U;
+	}
+	return h;
+}
+
+static const char *const ev_names[EV_TYPE_COUNT] = {
+	[EV_NONE] = "none",
+	[EV_CPU_IDLE] = "power:cpu_idle",
+	[EV_CPU_IDLE_MISS] = "power:cpu_idle_miss",
+	[EV_HRTIMER_START] = "timer:hrtimer_start",
+	[EV_HRTIMER_CANCEL] = "timer:hrtimer_cancel",
+	[EV_HRTIMER_EXPIRE_ENTRY] = "timer:hrtimer_expire_entry",
+	[EV_TIMER_START] = "timer:timer_start",
+	[EV_TIMER_CANCEL] = "timer:timer_cancel",
+	[EV_TIMER_EXPIRE_ENTRY] = "timer:timer_expire_entry",
+	[EV_TICK_STOP] = "timer:tick_stop",
+	[EV_IRQ_HANDLER_ENTRY] = "irq:irq_handler_entry",
+	[EV_IPI_SEND_CPU] = "ipi:ipi_send_cpu",
+	[EV_IPI_SEND_CPUMASK] = "ipi:ipi_send_cpumask",
+	[EV_SCHED_WAKEUP] = "sched:sched_wakeup",
+	[EV_SCHED_SWITCH] = "sched:sched_switch",
+	[EV_LOST] = "lost events",
+};
+
+const char *ev_type_name(enum ev_type t)
+{
+	return (unsigned int)t < EV_TYPE_COUNT ? ev_names[t] : "?";
+}
+
+/* ------------------------------------------------------------ HZ */
+
+void hz_est_init(struct hz_est *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->tick_min_gap = INT64_MAX;
+}
+
+void hz_est_feed(struct hz_est *h, const struct raw_event *e)
+{
+	int64_t gap;
+
+	if ((e->type == EV_TIMER_START || e->type == EV_TIMER_EXPIRE_ENTRY) &&
+	    e->timer.has_now) {
+		if (!h->have_j) {
+			h->j0 = e->timer.now;
+			h->j0_ts = e->ts;
+			h->have_j = true;
+		}
+		h->j1 = e->timer.now;
+		h->j1_ts = e->ts;
+	}
+	/* A running tick re-arms itself one period after its last expiry. */
+	if (e->type == EV_HRTIMER_START && e->timer.is_tick && e->cpu < 8) {
+		int64_t *last = &h->tick_last[e->cpu];
+
+		gap = e->timer.expires - *last;
+		if (*last && gap > 0 && gap < h->tick_min_gap)
+			h->tick_min_gap = gap;
+		*last = e->timer.expires;
+	}
+}
+
+static uint32_t snap_hz(double hz)
+{
+	static const uint32_t std[] = { 100, 128, 250, 256, 300, 1000, 1024 };
+	size_t i;
+
+	for (i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+		if (hz > std[i] * 0.97 && hz < std[i] * 1.03)
+			return std[i];
+	return 0;
+}
+
+uint32_t hz_est_result(const struct hz_est *h)
+{
+	uint32_t hz = 0;
+
+	if (h->tick_min_gap != INT64_MAX)
+		hz = snap_hz(1e9 / (double)h->tick_min_gap);
+	/* Jiffies over at least half a second: good to a few percent. */
+	if (!hz && h->have_j && h->j1_ts > h->j0_ts + 500000000ULL)
+		hz = snap_hz((double)(h->j1 - h->j0) * 1e9 /
+			     (double)(h->j1_ts - h->j0_ts));
+	return hz;
+}
+
+/* ------------------------------------------------------------ sorter */
+
+struct ev_sorter {
+	struct model		*m;
+	size_t			cap, n;
+	uint64_t		seq;
+	struct raw_event	heap[];
+};
+
+struct ev_sorter *ev_sorter_create(size_t cap, struct model *m,
+				   struct idl_err *err)
+{
+	struct ev_sorter *s;
+
+	if (cap < 1)
+		cap = 1;
+	s = malloc(sizeof(*s) + cap * sizeof(s->heap[0]));
+	if (!s) {
+		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	s->m = m;
+	s->cap = cap;
+	s->n = 0;
+	s->seq = 0;
+	return s;
+}
+
+static bool ev_before(const struct raw_event *a, const struct raw_event *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static void heap_swap(struct raw_event *a, struct raw_event *b)
+{
+	struct raw_event t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static int sorter_pop(struct ev_sorter *s, struct idl_err *err)
+{
+	struct raw_event top = s->heap[0];
+	size_t i = 0;
+
+	s->heap[0] = s->heap[--s->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i;
+
+		if (l < s->n && ev_before(&s->heap[l], &s->heap[min]))
+			min = l;
+		if (r < s->n && ev_before(&s->heap[r], &s->heap[min]))
+			min = r;
+		if (min == i)
+			break;
+		heap_swap(&s->heap[i], &s->heap[min]);
+		i = min;
+	}
+	return model_feed(s->m, &top, err);
+}
+
+int ev_sorter_push(struct ev_sorter *s, const struct raw_event *e,
+		   struct idl_err *err)
+{
+	size_t i;
+
+	if (s->n == s->cap && sorter_pop(s, err))
+		return -1;
+	i = s->n++;
+	s->heap[i] = *e;
+	s->heap[i].seq = s->seq++;
+	while (i > 0 && ev_before(&s->heap[i], &s->heap[(i - 1) / 2])) {
+		heap_swap(&s->heap[i], &s->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+int ev_sorter_flush(struct ev_sorter *s, struct idl_err *err)
+{
+	while (s->n)
+		if (sorter_pop(s, err))
+			return -1;
+	return 0;
+}
+
+void ev_sorter_free(struct ev_sorter *s)
+{
+	free(s);
+}

@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Events -> idle periods.  One state machine per CPU follows the idle
+ * loop (task / idle loop / inside a cpuidle period), the tick's own
+ * hrtimer and a table of the other pending timers, and closes each
+ * period once its wake cause is known.  doc/importing.md states every
+ * rule and estimate used here.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define NONE		INT64_MAX
+#define NIL		(-1)
+#define FOREIGN_NS	100000000000000000LL	/* ~3 years: not a mono time */
+#define OFF_WINDOW_NS	1000000000ULL
+
+enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
+enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
+enum timer_kind { TK_HR = 1, TK_WHEEL = 2 };
+
+struct tick_view {
+	int8_t		known;		/* enum tick_known */
+	int64_t		exp;		/* raw base ns when TK_PENDING */
+};
+
+struct timer_node {
+	uint64_t	key;
+	int64_t		exp;		/* hrtimer: base ns; wheel: jiffies */
+	uint32_t	cpu;
+	uint8_t		kind;
+	bool		deferrable;
+	int32_t		hnext;		/* hash chain / free list */
+	int32_t		prev, next;	/* per-CPU list */
+};
+
+/* What is known about why the current or closing period ended. */
+struct cause {
+	uint64_t	ts;		/* first local cause, 0 if none */
+	uint8_t		what;		/* enum wake_cause */
+	uint32_t	detail;
+	bool		known_timer;	/* the firing timer was pending */
+	uint64_t	fire_ts;	/* unknown timer: when it fired */
+	uint64_t	ipi_ts, wake_ts;
+	uint32_t	ipi_from, wake_from;
+	bool		got_tick;
+	bool		in_period;	/* a local cause inside the period */
+};
+
+struct cpu_state {
+	uint8_t		phase;
+	bool		seen_idle;
+	bool		closing;	/* ended, collecting causes */
+	uint64_t	entry_ns, exit_ns;
+	int16_t		state;
+	uint8_t		flags;
+	/* inputs at select time, snapshotted at entry */
+	int64_t		hr_min;		/* raw base ns, NONE */
+	int64_t		wheel_min;	/* jiffies, NONE */
+	struct tick_view tick_at_sel;
+	bool		stopped_at_sel, stopped_now;
+	struct cause	c;
+	/* the tick's hrtimer now, and as the next select will see it */
+	uint64_t	tick_ptr;
+	bool		tick_ptr_known;
+	struct tick_view tick, tick_sel;
+	bool		tick_stopped;	/* tick_stop seen in this idle loop */
+	bool		stop_snap;	/* tick_stopped at the last exit */
+	int32_t		timers;		/* list head */
+	uint64_t	last_ts;
+};
+
+struct model {
+	struct model_opts	o;
+	model_emit_fn		emit;
+	void			*ctx;
+	struct model_stats	st;
+	struct hz_est		hz_est;
+	int64_t			tick_ns;	/* 0 while HZ unknown */
+	/* trace clock = CLOCK_MONOTONIC + off */
+	bool			off_valid;
+	int64_t			off_cur, off_prev;
+	uint64_t		off_win;
+	/* jiffies: jiffy J starts at j_sref + (J - j_ref) * tick_ns */
+	bool			j_valid;
+	uint64_t		j_ref;
+	int64_t			j_sref;
+	/* tick grid phase in base ns, -1 unknown */
+	int64_t			grid_phase;
+	uint64_t		deadline;	/* earliest closing deadline */
+	int32_t			free_list;
+	int32_t			*buckets;
+	struct timer_node	*nodes;
+	struct cpu_state	cpus[TRACE_MAX_CPUS];
+};
+
+static void set_hz(struct model *m, uint32_t hz, bool estimated)
+{
+	m->st.hz = hz;
+	m->st.hz_estimated = estimated;
+	m->tick_ns = hz ? (1000000000LL + hz / 2) / hz : 0;
+}
+
+struct model *model_create(const struct model_opts *o, model_emit_fn emit,
+			   void *ctx, struct idl_err *err)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	uint32_t i;
+
+	if (m) {
+		m->buckets = malloc(MODEL_TIMER_SLOTS * sizeof(m->buckets[0]));
+		m->nodes = malloc(MODEL_TIMER_SLOTS * sizeof(m->nodes[0]));
+	}
+	if (!m || !m->buckets || !m->nodes) {
+		model_free(m);
+		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+		return NULL;
+	}
+	m->o = *o;
+	if (!m->o.wake_window_ns)
+		m->o.wake_window_ns = MODEL_WAKE_WINDOW_NS;
+	m->emit = emit;
+	m->ctx = ctx;
+	hz_est_init(&m->hz_est);
+	set_hz(m, o->hz, false);
+	m->off_valid = o->clock_is_mono;
+	m->grid_phase = -1;
+	m->deadline = UINT64_MAX;
+	for (i = 0; i < MODEL_TIMER_SLOTS; i++) {
+		m->buckets[i] = NIL;
+		m->nodes[i].hnext = i + 1 < MODEL_TIMER_SLOTS ? (int32_t)i + 1 : NIL;
+	}
+	m->free_list = 0;
+	for (i = 0; i < TRACE_MAX_CPUS; i++) {
+		m->cpus[i].timers = NIL;
+		m->cpus[i].state = TRACE_STATE_UNKNOWN;
+	}
+	return m;
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	free(m->buckets);
+	free(m->nodes);
+	free(m);
+}
+
+const struct model_stats *model_get_stats(const struct model *m)
+{
+	return &m->st;
+}
+
+/* ------------------------------------------------------ timer table */
+
+static uint32_t key_bucket(uint64_t key)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 48) &
+	       (MODEL_TIMER_SLOTS - 1);
+}
+
+static uint64_t timer_key(uint8_t kind, uint64_t ptr)
+{
+	/* hrtimers and timer_lists are distinct objects; keep them apart */
+	return kind == TK_WHEEL ? ptr ^ 0x8000000000000001ULL : ptr;
+}
+
+static int32_t timer_find(struct model *m, uint64_t key)
+{
+	int32_t i = m->buckets[key_bucket(key)];
+
+	while (i != NIL && m->nodes[i].key != key)
+		i = m->nodes[i].hnext;
+	return i;
+}
+
+static void list_del(struct model *m, int32_t i)
+{
+	struct timer_node *n = &m->nodes[i];
+
+	if (n->prev != NIL)
+		m->nodes[n->prev].next = n->next;
+	else
+		m->cpus[n->cpu].timers = n->next;
+	if (n->next != NIL)
+		m->nodes[n->next].prev = n->prev;
+}
+
+static void list_add(struct model *m, int32_t i, uint32_t cpu)
+{
+	struct timer_node *n = &m->nodes[i];
+
+	n->cpu = cpu;
+	n->prev = NIL;
+	n->next = m->cpus[cpu].timers;
+	if (n->next != NIL)
+		m->nodes[n->next].prev = i;
+	m->cpus[cpu].timers = i;
+}
+
+static void timer_remove(struct model *m, uint64_t key)
+{
+	int32_t *pp = &m->buckets[key_bucket(key)];
+
+	while (*pp != NIL && m->nodes[*pp].key != key)
+		pp = &m->nodes[*pp].hnext;
+	if (*pp == NIL)
+		return;
+	int32_t i = *pp;
+
+	*pp = m->nodes[i].hnext;
+	list_del(m, i);
+	m->nodes[i].hnext = m->free_list;
+	m->free_list = i;
+}
+
+static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
+		      uint32_t cpu, int64_t exp, bool deferrable)
+{
+	uint64_t key = timer_key(kind, ptr);
+	int32_t i = timer_find(m, key);
+	uint32_t b;
+
+	if (i == NIL) {
+		if (m->free_list == NIL) {
+			m->st.timer_table_full++;
+			return;
+		}
+		i = m->free_list;
+		m->free_list = m->nodes[i].hnext;
+		b = key_bucket(key);
+		m->nodes[i].key = key;
+		m->nodes[i].hnext = m->buckets[b];
+		m->buckets[b] = i;
+	} else {
+		list_del(m, i);
+	}
+	m->nodes[i].kind = kind;
+	m->nodes[i].exp = exp;
+	m->nodes[i].deferrable = deferrable;
+	list_add(m, i, cpu);
+}
+
+/* ------------------------------------------------- clock relations */
+
+static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)
+{
+	int64_t off = (int64_t)ts - base_now;
+
+	if (m->o.clock_is_mono || base_now > FOREIGN_NS)
+		return;
+	/* Minimum over the last 1-2 s: the event follows the clock read,
+	 * and a slowly drifting clock pair stays tracked. */
+	if (!m->off_valid) {
+		m->off_cur = m->off_prev = off;
+		m->off_win = ts;
+		m->off_valid = true;
+		return;
+	}
+	if (ts > m->off_win + OFF_WINDOW_NS) {
+		m->off_prev = m->off_cur;
+		m->off_cur = off;
+		m->off_win = ts;
+	} else if (off < m->off_cur) {
+		m->off_cur = off;
+	}
+}
+
+static int64_t clock_off(const struct model *m)
+{
+	if (m->o.clock_is_mono || !m->off_valid)
+		return 0;
+	return m->off_cur < m->off_prev ? m->off_cur : m->off_prev;
+}
+
+static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
+{
+	int64_t est;
+
+	if (!m->tick_ns)
+		return;
+	if (!m->j_valid) {
+		m->j_ref = j;
+		m->j_sref = (int64_t)ts;
+		m->j_valid = true;
+		return;
+	}
+	/* Jiffy j started at or before ts: keep the tightest bound, and
+	 * follow it up again if the two clocks drift apart. */
+	est = (int64_t)ts - ((int64_t)j - (int64_t)m->j_ref) * m->tick_ns;
+	if (est < m->j_sref || est - m->j_sref > m->tick_ns)
+		m->j_sref = est;
+}
+
+/* Trace time at which jiffy @j starts, NONE if unknown. */
+static int64_t jiffy_time(const struct model *m, int64_t j)
+{
+	int64_t t, mono;
+
+	if (!m->j_valid || !m->tick_ns)
+		return NONE;
+	t = m->j_sref + (j - (int64_t)m->j_ref) * m->tick_ns;
+	if (m->grid_phase >= 0) {
+		/* jiffies advance on the tick grid: snap down onto it */
+		mono = t - clock_off(m);
+		mono -= ((mono - m->grid_phase) % m->tick_ns + m->tick_ns) %
+			m->tick_ns;
+		t = mono + clock_off(m);
+	}
+	return t;
+}
+
+/* The jiffy current at trace time @ts. */
+static int64_t jiffy_at(const struct model *m, uint64_t ts)
+{
+	return (int64_t)m->j_ref +
+	       ((int64_t)ts - m->j_sref) / m->tick_ns;
+}
+
+/* ------------------------------------------------- period closing */
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int64_t rel(int64_t t, uint64_t entry)
+{
+	return t == NONE ? NONE : t - (int64_t)entry;
+}
+
+static int64_t delta_tick(struct model *m, struct cpu_state *c,
+			  int64_t hr_t, int64_t sleep, uint8_t *flags)
+{
+	int64_t off = clock_off(m), t, mono;
+	const struct tick_view *tv = &c->tick_at_sel;
+
+	if (tv->known == TK_PENDING) {
+		*flags |= IP_TICK_EXACT;
+		return rel(min64(tv->exp + off, hr_t), c->entry_ns);
+	}
+	if (tv->known == TK_OFF) {
+		*flags |= IP_TICK_EXACT;
+		return rel(hr_t, c->entry_ns);
+	}
+	if (c->stopped_at_sel || !m->tick_ns)
+		return sleep;
+	if (m->grid_phase >= 0) {
+		mono = (int64_t)c->entry_ns - off;
+		t = mono + m->tick_ns -
+		    ((mono - m->grid_phase) % m->tick_ns + m->tick_ns) %
+		    m->tick_ns;
+		return rel(min64(t + off, hr_t), c->entry_ns);
+	}
+	return min64(m->tick_ns / 2, sleep);
+}
+
+static uint8_t pick_cause(const struct cause *ca, uint32_t *detail)
+{
+	if (ca->ipi_ts && (!ca->ts || ca->ipi_ts < ca->ts)) {
+		*detail = ca->ipi_from;
+		return WAKE_IPI;
+	}
+	if (ca->ts) {
+		*detail = ca->detail;
+		return ca->what;
+	}
+	if (ca->wake_ts) {
+		*detail = ca->wake_from;
+		return WAKE_SCHED;
+	}
+	*detail = 0;
+	return WAKE_UNKNOWN;
+}
+
+static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
+{
+	struct cpu_state *c = &m->cpus[cpu];
+	struct idle_period p;
+	int64_t hr_t = NONE, wh_t = NONE, best, est;
+	bool exact = true;
+
+	memset(&p, 0, sizeof(p));
+	c->closing = false;
+	p.entry_ns = c->entry_ns;
+	p.exit_ns = c->exit_ns;
+	p.cpu = cpu;
+	p.state = c->state;
+	p.flags = c->flags;
+	if (c->stopped_at_sel)
+		p.flags |= IP_TICK_STOPPED;
+	if (c->c.got_tick)
+		p.flags |= IP_GOT_TICK;
+	p.wake_cause = pick_cause(&c->c, &p.wake_detail);
+
+	if (c->hr_min != NONE) {
+		hr_t = c->hr_min + clock_off(m);
+		exact = m->off_valid;
+	}
+	if (c->wheel_min != NONE) {
+		wh_t = jiffy_time(m, c->wheel_min);
+		if (wh_t == NONE)
+			exact = false;
+	}
+	best = min64(hr_t, wh_t);
+	p.sleep_length_ns = rel(best, c->entry_ns);
+	/* A timer we did not see armed fired: it bounds the sleep length. */
+	if ((p.wake_cause == WAKE_HRTIMER || p.wake_cause == WAKE_TIMER) &&
+	    !c->c.known_timer) {
+		est = (int64_t)c->c.fire_ts - (int64_t)c->entry_ns;
+		if (est < p.sleep_length_ns)
+			p.sleep_length_ns = est;
+		exact = false;
+	}
+	if (p.sleep_length_ns == NONE)
+		exact = false;
+	p.delta_tick_ns = delta_tick(m, c, hr_t, p.sleep_length_ns, &p.flags);
+	/* A wheel timer within a jiffy keeps the tick: the kernel then
+	 * returns the time to the next programmed event (spec §4.2). */
+	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
+	    c->wheel_min - jiffy_at(m, c->entry_ns) <= 1 &&
+	    p.delta_tick_ns != NONE)
+		p.sleep_length_ns = p.delta_tick_ns;
+	if (exact)
+		p.flags |= IP_SLEEP_EXACT;
+
+	if (m->o.poll_state >= 0 && p.state == m->o.poll_state &&
+	    m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
+	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
+		p.flags |= IP_POLL_LIMIT;
+
+	m->st.periods++;
+	m->st.wake[p.wake_cause]++;
+	m->st.sleep_exact += !!(p.flags & IP_SLEEP_EXACT);
+	m->st.tick_exact += !!(p.flags & IP_TICK_EXACT);
+	m->st.no_timer += p.sleep_length_ns == NONE;
+	return m->emit(m->ctx, &p, err);
+}
+
+static int sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)
+{
+	uint64_t next = UINT64_MAX, dl;
+	uint32_t i;
+
+	for (i = 0; i < m->st.max_cpu; i++) {
+		struct cpu_state *c = &m->cpus[i];
+
+		if (!c->closing)
+			continue;
+		dl = c->exit_ns + m->o.wake_window_ns;
+		if (dl < now) {
+			if (close_period(m, i, err))
+				return -1;
+		} else if (dl < next) {
+			next = dl;
+		}
+	}
+	m->deadline = next;
+	return 0;
+}
+
+/* ------------------------------------------------- event handlers */
+
+static uint32_t target_cpu(const struct model *m, uint32_t cpu)
+{
+	(void)m;
+	return cpu < TRACE_MAX_CPUS ? cpu : TRACE_MAX_CPUS - 1;
+}
+
+static void snapshot_inputs(struct model *m, struct cpu_state *c)
+{
+	int32_t i;
+
+	c->hr_min = NONE;
+	c->wheel_min = NONE;
+	for (i = c->timers; i != NIL; i = m->nodes[i].next) {
+		const struct timer_node *n = &m->nodes[i];
+
+		if (n->kind == TK_HR && n->exp < c->hr_min)
+			c->hr_min = n->exp;
+		else if (n->kind == TK_WHEEL && !n->deferrable &&
+			 n->exp < c->wheel_min)
+			c->wheel_min = n->exp;
+	}
+	c->tick_at_sel = c->tick_sel;
+	c->tick_sel = c->tick;
+	c->stopped_at_sel = c->stop_snap;
+	c->stopped_now = c->tick_stopped;
+}
+
+static int on_idle(struct model *m, const struct raw_event *e,
+		   struct idl_err *err)
+{
+	uint32_t cpu = target_cpu(m, e->idle.cpu_id);
+	struct cpu_state *c = &m->cpus[cpu];
+
+	if (cpu + 1 > m->st.max_cpu)
+		m->st.max_cpu = cpu + 1;
+	if (e->idle.state != EV_IDLE_EXIT) {
+		if (c->closing && close_period(m, cpu, err))
+			return -1;
+		if (c->phase == PH_IDLE)
+			m->st.no_exit++;
+		c->seen_idle = true;
+		c->phase = PH_IDLE;
+		c->entry_ns = e->ts;
+		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
+			   (int16_t)e->idle.state;
+		c->flags = 0;
+		memset(&c->c, 0, sizeof(c->c));
+		snapshot_inputs(m, c);
+		return 0;
+	}
+	if (c->phase != PH_IDLE) {
+		if (!c->seen_idle)
+			m->st.partial_start++;
+		c->seen_idle = true;
+		c->phase = PH_LOOP;
+		return 0;
+	}
+	c->phase = PH_LOOP;
+	c->exit_ns = e->ts;
+	c->closing = true;
+	c->stop_snap = c->tick_stopped;
+	if (e->ts + m->o.wake_window_ns < m->deadline)
+		m->deadline = e->ts + m->o.wake_window_ns;
+	return 0;
+}
+
+/* Is @cpu inside a period or in the window after one? */
+static bool collecting(const struct model *m, const struct cpu_state *c,
+		       uint64_t ts)
+{
+	if (c->phase == PH_IDLE)
+		return true;
+	return c->closing && ts <= c->exit_ns + m->o.wake_window_ns;
+}
+
+static void local_cause(struct model *m, struct cpu_state *c,
+			const struct raw_event *e, uint8_t what,
+			uint32_t detail, bool known)
+{
+	if (!collecting(m, c, e->ts))
+		return;
+	/* The tick handler runs the expired timers of a stopped tick:
+	 * the timer it ran is the real cause. */
+	if (c->c.ts && !(c->c.what == WAKE_TICK && c->stopped_now &&
+			 what != WAKE_TICK && what != WAKE_IRQ))
+		return;
+	if (!c->c.ts)
+		c->c.ts = e->ts;
+	c->c.what = what;
+	c->c.detail = detail;
+	c->c.known_timer = known;
+	c->c.fire_ts = e->ts;
+	if (c->phase == PH_IDLE)
+		c->c.in_period = true;
+}
+
+static void on_hrtimer(struct model *m, const struct raw_event *e)
+{
+	struct cpu_state *c = &m->cpus[e->cpu];
+	uint64_t key = timer_key(TK_HR, e->timer.timer);
+	bool is_tick = e->timer.is_tick ||
+		       (c->tick_ptr_known && c->tick_ptr == e->timer.timer);
+	bool stop_seq = c->phase == PH_LOOP && c->tick_stopped;
+	bool known;
+
+	if (is_tick) {
+		c->tick_ptr = e->timer.timer;
+		c->tick_ptr_known = true;
+	}
+	switch (e->type) {
+	case EV_HRTIMER_START:
+		if (is_tick) {
+			c->tick.known = TK_PENDING;
+			c->tick.exp = e->timer.expires;
+			if (m->tick_ns && m->grid_phase < 0 && !c->tick_stopped)
+				m->grid_phase = e->timer.expires % m->tick_ns;
+			if (!stop_seq)
+				c->tick_sel = c->tick;
+		} else if (e->timer.expires > FOREIGN_NS) {
+			m->st.foreign_base++;
+			timer_remove(m, key);
+		} else {
+			timer_set(m, TK_HR, e->timer.timer, e->cpu,
+				  e->timer.expires, false);
+		}
+		break;
+	case EV_HRTIMER_CANCEL:
+		if (is_tick) {
+			c->tick.known = TK_OFF;
+			if (!stop_seq)
+				c->tick_sel = c->tick;
+		} else {
+			timer_remove(m, key);
+		}
+		break;
+	default:	/* expire entry */
+		if (e->timer.has_now)
+			observe_offset(m, e->ts, (int64_t)e->timer.now);
+		if (is_tick) {
+			c->tick.known = TK_OFF;
+			c->tick_sel = c->tick;
+			if (collecting(m, c, e->ts))
+				c->c.got_tick = true;
+			local_cause(m, c, e, WAKE_TICK, 0, true);
+			break;
+		}
+		known = timer_find(m, key) != NIL;
+		timer_remove(m, key);
+		local_cause(m, c, e, WAKE_HRTIMER, e->timer.fn, known);
+	}
+}
+
+static void on_wheel(struct model *m, const struct raw_event *e)
+{
+	struct cpu_state *c = &m->cpus[e->cpu];
+	uint64_t key = timer_key(TK_WHEEL, e->timer.timer);
+	uint32_t tcpu;
+	bool known;
+
+	if (e->timer.has_now)
+		observe_jiffies(m, e->ts, e->timer.now);
+	switch (e->type) {
+	case EV_TIMER_START:
+		tcpu = e->timer.flags & EV_TIMER_CPUMASK;
+		if (tcpu >= TRACE_MAX_CPUS)
+			tcpu = e->cpu;
+		timer_set(m, TK_WHEEL, e->timer.timer, tcpu,
+			  e->timer.has_bucket ? (int64_t)e->timer.bucket_expiry :
+			  e->timer.expires,
+			  e->timer.flags & EV_TIMER_DEFERRABLE);
+		break;
+	case EV_TIMER_CANCEL:
+		timer_remove(m, key);
+		break;
+	default:
+		known = timer_find(m, key) != NIL;
+		timer_remove(m, key);
+		local_cause(m, c, e, WAKE_TIMER, e->timer.fn, known);
+	}
+}
+
+static void on_remote(struct model *m, const struct raw_event *e)
+{
+	uint32_t t;
+	struct cpu_state *c;
+
+	if (e->type == EV_SCHED_WAKEUP) {
+		if (e->wakeup.target_cpu < 0)
+			return;
+		t = target_cpu(m, (uint32_t)e->wakeup.target_cpu);
+	} else {
+		t = target_cpu(m, e->ipi.target);
+	}
+	c = &m->cpus[t];
+	if (e->type != EV_SCHED_WAKEUP) {
+		/* only a send during the period can have woken the CPU */
+		if (c->phase == PH_IDLE && !c->c.ipi_ts) {
+			c->c.ipi_ts = e->ts;
+			c->c.ipi_from = e->cpu;
+		}
+		return;
+	}
+	if (collecting(m, c, e->ts) && !c->c.wake_ts &&
+	    (c->phase == PH_IDLE || e->cpu == t)) {
+		c->c.wake_ts = e->ts;
+		c->c.wake_from = e->cpu;
+	}
+}
+
+static int on_boundary(struct model *m, const struct raw_event *e,
+		       struct idl_err *err)
+{
+	struct cpu_state *c;
+	uint32_t cpu;
+
+	if (e->type == EV_CPU_IDLE_MISS) {
+		cpu = target_cpu(m, e->miss.cpu_id);
+		c = &m->cpus[cpu];
+		if (!c->closing)
+			return 0;
+		c->flags |= e->miss.below ? IP_MISS_BELOW : IP_MISS_ABOVE;
+		return close_period(m, cpu, err);
+	}
+	c = &m->cpus[e->cpu];
+	if (c->closing && close_period(m, e->cpu, err))
+		return -1;
+	if (e->type == EV_TICK_STOP) {
+		if (e->tick_stop.success)
+			c->tick_stopped = true;
+		return 0;
+	}
+	/* sched_switch: the idle loop starts or ends here */
+	if (e->sw.prev_pid == 0 || e->sw.next_pid == 0) {
+		c->tick_stopped = false;
+		c->stop_snap = false;
+		c->tick_sel = c->tick;
+	}
+	if (e->sw.next_pid == 0)
+		c->phase = PH_LOOP;
+	else if (c->phase != PH_IDLE)
+		c->phase = PH_TASK;
+	return 0;
+}
+
+int model_feed(struct model *m, const struct raw_event *e,
+	       struct idl_err *err)
+{
+	struct cpu_state *c;
+
+	m->st.events++;
+	m->st.by_type[e->type < EV_TYPE_COUNT ? e->type : 0]++;
+	if (e->cpu >= TRACE_MAX_CPUS)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "CPU %u beyond the limit of %d CPUs",
+				   e->cpu, TRACE_MAX_CPUS);
+	if (e->type == EV_LOST) {
+		m->st.lost_events += e->lost.count;
+		return 0;
+	}
+	c = &m->cpus[e->cpu];
+	if (!m->st.first_ts || e->ts < m->st.first_ts)
+		m->st.first_ts = e->ts;
+	if (e->ts > m->st.last_ts)
+		m->st.last_ts = e->ts;
+	if (e->cpu + 1 > m->st.max_cpu)
+		m->st.max_cpu = e->cpu + 1;
+	if (e->ts < c->last_ts)
+		m->st.late_events++;
+	else
+		c->last_ts = e->ts;
+	if (!m->o.hz) {
+		hz_est_feed(&m->hz_est, e);
+		if (!m->tick_ns && hz_est_result(&m->hz_est))
+			set_hz(m, hz_est_result(&m->hz_est), true);
+	}
+	if (e->ts > m->deadline && sweep_deadlines(m, e->ts, err))
+		return -1;
+
+	switch (e->type) {
+	case EV_CPU_IDLE:
+		return on_idle(m, e, err);
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_CANCEL:
+	case EV_HRTIMER_EXPIRE_ENTRY:
+		on_hrtimer(m, e);
+		break;
+	case EV_TIMER_START:
+	case EV_TIMER_CANCEL:
+	case EV_TIMER_EXPIRE_ENTRY:
+		on_wheel(m, e);
+		break;
+	case EV_IRQ_HANDLER_ENTRY:
+		local_cause(m, c, e, WAKE_IRQ, (uint32_t)e->irq.irq, true);
+		break;
+	case EV_IPI_SEND_CPU:
+	case EV_IPI_SEND_CPUMASK:
+	case EV_SCHED_WAKEUP:
+		on_remote(m, e);
+		break;
+	case EV_CPU_IDLE_MISS:
+	case EV_TICK_STOP:
+	case EV_SCHED_SWITCH:
+		return on_boundary(m, e, err);
+	default:
+		break;
+	}
+	return 0;
+}
+
+int model_finish(struct model *m, struct idl_err *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->st.max_cpu; i++) {
+		if (m->cpus[i].closing && close_period(m, i, err))
+			return -1;
+		if (m->cpus[i].phase == PH_IDLE)
+			m->st.partial_end++;
+	}
+	return 0;
+}
+
+void model_print_missing(const struct model *m, FILE *f)
+{
+	const uint64_t *n = m->st.by_type;
+
+	if (!n[EV_CPU_IDLE])
+		fprintf(f, "no power:cpu_idle events: no idle periods\n");
+	if (!n[EV_HRTIMER_START] && !n[EV_HRTIMER_EXPIRE_ENTRY])
+		fprintf(f, "no hrtimer events: sleep lengths unknown "
+			"(TRACE_NO_TIMER, not exact), tick and hrtimer "
+			"wakeups show as unknown, delta_tick estimated\n");
+	if (!n[EV_TIMER_START])
+		fprintf(f, "no timer_start events: timer-wheel timers "
+			"left out of sleep lengths\n");
+	if (!n[EV_IRQ_HANDLER_ENTRY])
+		fprintf(f, "no irq_handler_entry events: device-interrupt "
+			"wakeups show as other causes or unknown\n");
+	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
+		fprintf(f, "no ipi_send events: IPI wakeups show as "
+			"sched or unknown\n");
+	if (!n[EV_SCHED_SWITCH])
+		fprintf(f, "no sched_switch events: idle-loop boundaries "
+			"unknown, tick-stopped flag never reset\n");
+	if (!n[EV_TICK_STOP])
+		fprintf(f, "no tick_stop events: tick-stopped flag never "
+			"set\n");
+	if (!n[EV_CPU_IDLE_MISS])
+		fprintf(f, "no cpu_idle_miss events: kernel above/below "
+			"flags absent (none happened, or not recorded)\n");
+	if (!m->st.hz)
+		fprintf(f, "HZ unknown (give --hz): wheel timers and tick "
+			"phase unusable\n");
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The per-CPU state machine that turns kernel trace events into idle
+ * periods with the inputs a governor saw at idle entry (sleep length,
+ * time to the next tick, tick stopped), the wake cause and the kernel's
+ * own above/below verdicts.  The rules are in doc/importing.md.
+ *
+ * Memory is fixed at model_create(): per-CPU state and a timer table of
+ * MODEL_TIMER_SLOTS entries; feeding events never allocates.
+ */
+#ifndef IDLELAB_MODEL_H
+#define IDLELAB_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "events.h"
+#include "trace.h"
+
+#define MODEL_TIMER_SLOTS	(1U << 16)	/* pending timers, all CPUs */
+#define MODEL_WAKE_WINDOW_NS	100000	/* causes accepted after an exit */
+
+/* Called for each finished period, per CPU in time order. */
+typedef int (*model_emit_fn)(void *ctx, const struct idle_period *p,
+			     struct idl_err *err);
+
+struct model_opts {
+	uint32_t	hz;		/* 0: estimate from the events */
+	bool		clock_is_mono;	/* trace clock is CLOCK_MONOTONIC */
+	uint64_t	wake_window_ns;	/* 0: MODEL_WAKE_WINDOW_NS */
+	int		poll_state;	/* index of a polling state, or -1 */
+	int64_t		poll_limit_ns;	/* its time limit, 0 if unknown */
+};
+
+struct model_stats {
+	uint64_t	events;			/* fed */
+	uint64_t	by_type[EV_TYPE_COUNT];
+	uint64_t	periods;		/* emitted */
+	uint64_t	partial_start;		/* exit without entry */
+	uint64_t	partial_end;		/* still idle at the end */
+	uint64_t	no_exit;		/* entry followed by an entry */
+	uint64_t	late_events;		/* older than the CPU's last */
+	uint64_t	lost_events;		/* reported by the reader */
+	uint64_t	timer_table_full;	/* timers not tracked */
+	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
+	uint64_t	sleep_exact;		/* periods with IP_SLEEP_EXACT */
+	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
+	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */
+	uint64_t	wake[WAKE_CAUSE_COUNT];
+	uint64_t	first_ts, last_ts;
+	uint32_t	max_cpu;		/* highest CPU seen + 1 */
+	uint32_t	hz;			/* used (given or estimated) */
+	bool		hz_estimated;
+};
+
+struct model;
+
+struct model *model_create(const struct model_opts *o, model_emit_fn emit,
+			   void *ctx, struct idl_err *err);
+/* Events must come in time order (see struct ev_sorter for readers). */
+int model_feed(struct model *m, const struct raw_event *e,
+	       struct idl_err *err);
+/* Emit what is still pending and count the partial periods. */
+int model_finish(struct model *m, struct idl_err *err);
+const struct model_stats *model_get_stats(const struct model *m);
+/* One line per needed event that was absent, with what it costs. */
+void model_print_missing(const struct model *m, FILE *f);
+void model_free(struct model *m);
+
+/* HZ from the events: tick-timer spacing or jiffies against time. */
+struct hz_est {
+	uint64_t	j0_ts, j1_ts;	/* first/last jiffies observation */
+	uint64_t	j0, j1;
+	bool		have_j;
+	int64_t		tick_last[8];	/* last tick expiry of CPUs 0..7 */
+	int64_t		tick_min_gap;
+};
+void hz_est_init(struct hz_est *h);
+void hz_est_feed(struct hz_est *h, const struct raw_event *e);
+/* A standard HZ (100, 250, 300, 1000, ...) or 0 if unknown. */
+uint32_t hz_est_result(const struct hz_est *h);
+
+/*
+ * Reordering window: readers push events in input order, the sorter hands
+ * them to the model in (ts, input order) order once more than @cap are
+ * held.  Events that arrive later than the window allows are still fed
+ * and counted in stats.late_events by the model.
+ */
+struct ev_sorter;
+struct ev_sorter *ev_sorter_create(size_t cap, struct model *m,
+				   struct idl_err *err);
+int ev_sorter_push(struct ev_sorter *s, const struct raw_event *e,
+		   struct idl_err *err);
+int ev_sorter_flush(struct ev_sorter *s, struct idl_err *err);
+void ev_sorter_free(struct ev_sorter *s);
+
+#endif /* IDLELAB_MODEL_H */

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * idlelab record: a private tracefs instance, the events of events.h,
+ * consuming reads with tracefs_iterate_raw_events() every 100 ms into the
+ * model, the periods into a trace file.  The instance is destroyed on
+ * every path out of trace_record(); SIGINT/SIGTERM only set a flag.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "cstate.h"
+#include "decode-bin.h"
+#include "model.h"
+#include "record.h"
+#include "trace.h"
+
+#define REC_WINDOW	(1 << 18)	/* reordering window, events */
+#define REC_BUFFER_KB	8192		/* per-CPU ring buffer */
+#define CPUIDLE_DIR	"/sys/devices/system/cpu/cpuidle/"
+
+static const char *const rec_events[][2] = {
+	{ "power", "cpu_idle" }, { "power", "cpu_idle_miss" },
+	{ "timer", "hrtimer_start" }, { "timer", "hrtimer_cancel" },
+	{ "timer", "hrtimer_expire_entry" }, { "timer", "timer_start" },
+	{ "timer", "timer_cancel" }, { "timer", "timer_expire_entry" },
+	{ "timer", "tick_stop" }, { "irq", "irq_handler_entry" },
+	{ "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
+	{ "sched", "sched_wakeup" }, { "sched", "sched_switch" },
+};
+#define NR_REC_EVENTS	(sizeof(rec_events) / sizeof(rec_events[0]))
+
+static volatile sig_atomic_t rec_signalled;
+
+static void on_signal(int sig)
+{
+	rec_signalled = sig;
+}
+
+struct rec {
+	const struct record_opts *o;
+	struct tracefs_instance	*inst;
+	struct tep_handle	*tep;
+	struct bin_decoder	dec;
+	struct trace_writer	*w;
+	struct model		*m;
+	struct ev_sorter	*sorter;
+	FILE			*raw;
+	char			raw_tmp[4096];
+	struct trace_seq	seq;
+	cpu_set_t		cpus;
+	int			nr_cpus;
+	bool			all_cpus;
+	pid_t			child;
+	int			child_status;
+	struct idl_err		*err;
+	int			failed;
+	struct sigaction	old_int, old_term;
+};
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* CONFIG_HZ from /boot/config-RELEASE or /proc/config.gz; 0 if absent. */
+static uint32_t config_hz(const char *release)
+{
+	char path[300], line[256], cmd[] = "gzip -dc /proc/config.gz 2>/dev/null";
+	unsigned int hz = 0;
+	FILE *f;
+	bool pipe = false;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = fopen(path, "r");
+	if (!f && access("/proc/config.gz", R_OK) == 0) {
+		f = popen(cmd, "r");
+		pipe = true;
+	}
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CONFIG_HZ=%u", &hz) == 1)
+			break;
+	if (pipe)
+		pclose(f);
+	else
+		fclose(f);
+	return hz;
+}
+
+/* "0-3,6" -> set; returns -1 on a malformed list. */
+static int parse_cpulist(const char *s, cpu_set_t *set, int max)
+{
+	char *end;
+	long a, b;
+
+	CPU_ZERO(set);
+	while (*s) {
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= max)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b >= max)
+				return -1;
+		}
+		for (; a <= b; a++)
+			CPU_SET((int)a, set);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return CPU_COUNT(set) ? 0 : -1;
+}
+
+static void load_kallsyms(struct tep_handle *tep)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	char line[512];
+
+	if (!f)
+		return;
+	mem = open_memstream(&buf, &len);
+	if (mem) {
+		/* only text symbols: timer functions are code */
+		while (fgets(line, sizeof(line), f)) {
+			char t = strlen(line) > 17 ? line[17] : 0;
+
+			if (t == 't' || t == 'T')
+				fputs(line, mem);
+		}
+		fclose(mem);
+		if (buf)
+			tep_parse_kallsyms(tep, buf);
+	}
+	free(buf);
+	fclose(f);
+}
+
+static void write_raw(struct rec *r, struct tep_record *rec)
+{
+	trace_seq_reset(&r->seq);
+	tep_print_event(r->tep, &r->seq, rec, "%s: %s", TEP_PRINT_NAME,
+			TEP_PRINT_INFO);
+	trace_seq_terminate(&r->seq);
+	fprintf(r->raw, "          <...>-%-7d [%03d] %llu.%09llu: %s\n",
+		tep_data_pid(r->tep, rec), rec->cpu, rec->ts / 1000000000ULL,
+		rec->ts % 1000000000ULL, r->seq.buffer);
+}
+
+static int push(void *ctx, const struct raw_event *e, struct idl_err *err)
+{
+	struct rec *r = ctx;
+
+	return ev_sorter_push(r->sorter, e, err);
+}
+
+static int rec_cb(struct tep_event *ev, struct tep_record *rec, int cpu,
+		  void *ctx)
+{
+	struct rec *r = ctx;
+
+	(void)ev;
+	(void)cpu;
+	if (r->failed)
+		return 1;
+	if (r->raw)
+		write_raw(r, rec);
+	if (bin_decode(&r->dec, rec, push, r, r->err)) {
+		r->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int drain(struct rec *r)
+{
+	tracefs_iterate_raw_events(r->tep, r->inst,
+				   r->all_cpus ? NULL : &r->cpus,
+				   r->all_cpus ? 0 : (int)sizeof(r->cpus),
+				   rec_cb, r);
+	return r->failed ? -1 : 0;
+}
+
+static uint64_t overruns(struct rec *r)
+{
+	uint64_t total = 0;
+	char file[64], *s, *p;
+	int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		s = tracefs_instance_file_read(r->inst, file, NULL);
+		if (!s)
+			continue;
+		p = strstr(s, "overrun:");
+		if (p)
+			total += strtoull(p + 8, NULL, 10);
+		free(s);
+	}
+	return total;
+}
+
+static int emit(void *ctx, const struct idle_period *p, struct idl_err *err)
+{
+	struct rec *r = ctx;
+
+	return trace_writer_add(r->w, p, err);
+}
+
+static int make_instance(struct rec *r, struct idl_err *err)
+{
+	char name[96];
+	unsigned int rnd = 0;
+
+	if (!tracefs_tracing_dir())
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "tracefs is not available (root needed; "
+				   "mount -t tracefs nodev /sys/kernel/tracing)");
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned int)time(NULL);
+	snprintf(name, sizeof(name), "idlelab-record-%d-%08x", (int)getpid(),
+		 rnd);
+	if (tracefs_instance_exists(name))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "tracefs instance %s already exists", name);
+	r->inst = tracefs_instance_create(name);
+	if (!r->inst)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot create tracefs instance %s: %s",
+				   name, strerror(errno));
+	if (!tracefs_instance_is_new(r->inst)) {
+		tracefs_instance_free(r->inst);	/* not ours: keep it */
+		r->inst = NULL;
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "tracefs instance %s already exists", name);
+	}
+	return 0;
+}
+
+static void destroy_instance(struct rec *r)
+{
+	if (!r->inst)
+		return;
+	tracefs_trace_off(r->inst);
+	tracefs_event_disable(r->inst, NULL, NULL);
+	if (tracefs_instance_destroy(r->inst))
+		fprintf(stderr, "idlelab record: could not remove tracefs "
+			"instance %s: %s\n", tracefs_instance_get_name(r->inst),
+			strerror(errno));
+	tracefs_instance_free(r->inst);
+	r->inst = NULL;
+}
+
+static int setup_instance(struct rec *r, struct idl_err *err)
+{
+	static const char *const systems[] = { "power", "timer", "irq",
+					       "ipi", "sched", NULL };
+	char mask[300], size[32];
+	size_t i;
+	int n = 0;
+
+	tracefs_trace_off(r->inst);
+	if (tracefs_instance_file_write(r->inst, "trace_clock", "mono") < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot set the trace clock to mono");
+	snprintf(size, sizeof(size), "%d", REC_BUFFER_KB);
+	tracefs_instance_file_write(r->inst, "buffer_size_kb", size);
+	if (!r->all_cpus) {
+		/* tracing_cpumask: hex, CPU 0 in the lowest bit */
+		int cpu, len = 0, digit;
+
+		for (cpu = (r->nr_cpus + 3) / 4 * 4 - 4; cpu >= 0; cpu -= 4) {
+			digit = 0;
+			for (int b = 0; b < 4; b++)
+				if (CPU_ISSET(cpu + b, &r->cpus))
+					digit |= 1 << b;
+			len += snprintf(mask + len, sizeof(mask) - (size_t)len,
+					"%x", digit);
+		}
+		if (tracefs_instance_file_write(r->inst, "tracing_cpumask",
+						mask) < 0)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "cannot set tracing_cpumask %s",
+					   mask);
+	}
+	for (i = 0; i < NR_REC_EVENTS; i++) {
+		if (tracefs_event_enable(r->inst, rec_events[i][0],
+					 rec_events[i][1]) == 0)
+			n++;
+		else if (i == 0)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "cannot enable power:cpu_idle");
+		else if (!r->o->quiet)
+			fprintf(stderr, "idlelab record: event %s:%s not "
+				"available\n", rec_events[i][0],
+				rec_events[i][1]);
+	}
+	r->tep = tracefs_local_events_system(NULL, systems);
+	if (!r->tep)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot read the event formats");
+	load_kallsyms(r->tep);
+	bin_decoder_init(&r->dec, r->tep);
+	return 0;
+}
+
+static void fill_meta(struct trace_meta *m, const struct rec *r)
+{
+	struct utsname u;
+	char buf[64];
+
+	trace_meta_init(m);
+	uname(&u);
+	snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	read_line(CPUIDLE_DIR "current_driver", m->driver, sizeof(m->driver));
+	read_line(CPUIDLE_DIR "current_governor_ro", m->governor,
+		  sizeof(m->governor));
+	if (!m->governor[0])
+		read_line(CPUIDLE_DIR "current_governor", m->governor,
+			  sizeof(m->governor));
+	snprintf(m->clock, sizeof(m->clock), "mono");
+	snprintf(m->tool, sizeof(m->tool), "idlelab %s", PACKAGE_VERSION);
+	snprintf(buf, sizeof(buf), "%s", r->o->cpus ? r->o->cpus : "all");
+	snprintf(m->source, sizeof(m->source),
+		 "recorded by idlelab record on %s, CPUs %s", u.nodename, buf);
+	m->hz = config_hz(u.release);
+	m->nr_cpus = (uint32_t)r->nr_cpus;
+	/* /dev/cpu_dma_latency is never opened: reading it places a QoS
+	 * request.  No read-only source of the current constraint. */
+	m->latency_req_ns = -1;
+}
+
+static int start_child(struct rec *r, struct idl_err *err)
+{
+	r->child = fork();
+	if (r->child < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
+				   strerror(errno));
+	if (r->child == 0) {
+		sigaction(SIGINT, &r->old_int, NULL);
+		sigaction(SIGTERM, &r->old_term, NULL);
+		execvp(r->o->command[0], r->o->command);
+		fprintf(stderr, "idlelab record: %s: %s\n", r->o->command[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static bool child_running(struct rec *r)
+{
+	if (r->child <= 0)
+		return false;
+	if (waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
+		r->child = 0;
+		return false;
+	}
+	return true;
+}
+
+static int capture(struct rec *r, struct idl_err *err)
+{
+	const struct record_opts *o = r->o;
+	struct timespec pause = { 0, 100000000 };
+	double end = now_s() + o->duration;
+
+	tracefs_trace_on(r->inst);
+	if (o->command && o->command[0] && start_child(r, err))
+		return -1;
+	while (!rec_signalled && !(o->stop && *o->stop)) {
+		if (o->duration > 0 && now_s() >= end)
+			break;
+		if (o->command && o->command[0] && !child_running(r))
+			break;
+		nanosleep(&pause, NULL);
+		if (drain(r))
+			return -1;
+	}
+	tracefs_trace_off(r->inst);
+	return drain(r);
+}
+
+static int open_raw(struct rec *r, const struct trace_meta *m,
+		    struct idl_err *err)
+{
+	int fd;
+
+	if (!r->o->raw)
+		return 0;
+	snprintf(r->raw_tmp, sizeof(r->raw_tmp), "%s.tmpXXXXXX", r->o->raw);
+	fd = mkstemp(r->raw_tmp);
+	if (fd < 0 || !(r->raw = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		r->raw_tmp[0] = 0;
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", r->o->raw,
+				   strerror(errno));
+	}
+	fprintf(r->raw, "# tracer: nop\n# idlelab-raw: clock=%s hz=%u "
+		"kernel=%s\n", m->clock, m->hz, m->kernel);
+	return 0;
+}
+
+static int close_raw(struct rec *r, bool ok, struct idl_err *err)
+{
+	int bad;
+
+	if (!r->raw)
+		return 0;
+	bad = fclose(r->raw) != 0;
+	r->raw = NULL;
+	if (ok && !bad && rename(r->raw_tmp, r->o->raw) == 0)
+		return 0;
+	unlink(r->raw_tmp);
+	return ok ? idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", r->o->raw,
+				strerror(errno)) : 0;
+}
+
+static void summary(const struct rec *r, const struct model_stats *st)
+{
+	fprintf(stderr, "idlelab record: %llu events, %llu idle periods on "
+		"%u CPUs, %llu lost events, %llu partial periods not "
+		"emitted, HZ %u\n", (unsigned long long)st->events,
+		(unsigned long long)st->periods, st->max_cpu,
+		(unsigned long long)st->lost_events,
+		(unsigned long long)(st->partial_start + st->partial_end),
+		st->hz);
+	if (st->late_events)
+		fprintf(stderr, "idlelab record: %llu events arrived out of "
+			"order beyond the window\n",
+			(unsigned long long)st->late_events);
+	if (r->dec.no_symbols)
+		fprintf(stderr, "idlelab record: some timer functions had "
+			"no symbol (is /proc/kallsyms readable?)\n");
+}
+
+static int finish(struct rec *r, struct idl_err *err)
+{
+	const struct model_stats *st;
+	struct trace_meta *wm;
+
+	if (ev_sorter_flush(r->sorter, err) || model_finish(r->m, err))
+		return -1;
+	st = model_get_stats(r->m);
+	wm = trace_writer_meta(r->w);
+	wm->nr_periods = st->periods;
+	wm->nr_events = st->events;
+	wm->lost_events = st->lost_events + overruns(r);
+	wm->start_ns = st->first_ts;
+	wm->end_ns = st->last_ts;
+	if (!wm->hz)
+		wm->hz = st->hz;
+	if (r->o->result) {
+		r->o->result->events = st->events;
+		r->o->result->periods = st->periods;
+		r->o->result->lost_events = wm->lost_events;
+		r->o->result->partial = st->partial_start + st->partial_end;
+	}
+	if (!r->o->quiet)
+		summary(r, st);
+	return 0;
+}
+
+static int record_run(struct rec *r, struct idl_err *err)
+{
+	struct trace_meta meta;
+	struct model_opts mo = { 0 };
+
+	if (make_instance(r, err) || setup_instance(r, err))
+		return -1;
+	fill_meta(&meta, r);
+	if (cstate_sysfs_read(CSTATE_SYSFS_ROOT, 0, &meta.table, err))
+		return -1;
+	mo.hz = meta.hz;
+	mo.clock_is_mono = true;
+	mo.poll_state = -1;
+	if (open_raw(r, &meta, err))
+		return -1;
+	r->w = trace_writer_create(r->o->output, &meta, err);
+	if (!r->w)
+		return -1;
+	r->m = model_create(&mo, emit, r, err);
+	r->sorter = r->m ? ev_sorter_create(REC_WINDOW, r->m, err) : NULL;
+	if (!r->sorter || capture(r, err) || finish(r, err))
+		return -1;
+	if (trace_writer_close(r->w, err)) {
+		r->w = NULL;
+		return -1;
+	}
+	r->w = NULL;
+	return close_raw(r, true, err);
+}
+
+static void cleanup(struct rec *r)
+{
+	if (r->child > 0) {
+		kill(r->child, SIGTERM);
+		waitpid(r->child, &r->child_status, 0);
+		r->child = 0;
+	}
+	destroy_instance(r);
+	close_raw(r, false, NULL);
+	if (r->w)
+		trace_writer_abort(r->w);
+	ev_sorter_free(r->sorter);
+	model_free(r->m);
+	if (r->tep)
+		tep_free(r->tep);
+	sigaction(SIGINT, &r->old_int, NULL);
+	sigaction(SIGTERM, &r->old_term, NULL);
+}
+
+int trace_record(const struct record_opts *o, struct idl_err *err)
+{
+	struct rec r;
+	struct sigaction sa;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.err = err;
+	r.child_status = -1;
+	r.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (r.nr_cpus < 1 || r.nr_cpus > TRACE_MAX_CPUS)
+		r.nr_cpus = TRACE_MAX_CPUS;
+	r.all_cpus = !o->cpus;
+	if (o->cpus && parse_cpulist(o->cpus, &r.cpus, r.nr_cpus))
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "--cpus: bad CPU list '%s'", o->cpus);
+	if (!o->output)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "no output file");
+	rec_signalled = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &r.old_int);
+	sigaction(SIGTERM, &sa, &r.old_term);
+	trace_seq_init(&r.seq);
+	ret = record_run(&r, err);
+	if (o->result)
+		o->result->command_status = r.child_status;
+	cleanup(&r);
+	trace_seq_destroy(&r.seq);
+	if (!ret && rec_signalled && !o->quiet)
+		fprintf(stderr, "idlelab record: stopped by signal %d\n",
+			(int)rec_signalled);
+	return ret;
+}

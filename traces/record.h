@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Live recording of idle periods with libtracefs, in a private tracefs
+ * instance "idlelab-record-PID-RANDOM" that is removed on every exit path
+ * (normal end, error, SIGINT/SIGTERM).  Needs root and a cpuidle driver.
+ */
+#ifndef IDLELAB_RECORD_H
+#define IDLELAB_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct record_result {
+	uint64_t	events;
+	uint64_t	periods;
+	uint64_t	lost_events;	/* ring-buffer overruns + missed */
+	uint64_t	partial;	/* partial periods not emitted */
+	int		command_status;	/* wait status of COMMAND, -1 none */
+};
+
+struct record_opts {
+	const char	*output;	/* idlelab trace to write */
+	double		duration;	/* seconds; 0: until COMMAND ends or a
+					 * signal (or @stop) */
+	const char	*cpus;		/* CPU list "0-3,6", NULL: all */
+	const char	*raw;		/* also write the events as text */
+	char *const	*command;	/* NULL or argv run while recording */
+	bool		quiet;		/* no summary on stderr */
+	volatile sig_atomic_t *stop;	/* optional: set non-zero to stop */
+	struct record_result *result;	/* optional */
+};
+
+/* Returns 0, or -1 with @err set (status 1: environment, 2: usage). */
+int trace_record(const struct record_opts *o, struct idl_err *err);
+
+#endif /* IDLELAB_RECORD_H */
