@@ -269,8 +269,8 @@ static json_t *json_table(const struct replay_trace *tr)
 			"target_residency_ns",
 			(json_int_t)t->states[i].target_residency_ns,
 			"disabled", t->states[i].disabled,
-			"power", tr->energy.power[i] * 1e6,
-			"entry_energy", tr->energy.entry[i] * 1e6));
+			"model_power", tr->energy.p[i],
+			"model_entry_cost", tr->energy.e[i]));
 	return a;
 }
 

@@ -184,6 +184,9 @@ struct replay_energy {
 	double		power[CSTATE_MAX];	/* per ns of residency, scaled */
 	double		entry[CSTATE_MAX];	/* per entry */
 	double		kappa;		/* derived: transition cost scale */
+	/* unscaled, for the output: derived P (active = 1) and E (active-ns);
+	 * table: its power and entry energy */
+	double		p[CSTATE_MAX], e[CSTATE_MAX];
 };
 
 void replay_energy_model(const struct cstate_table *t,

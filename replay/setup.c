@@ -105,6 +105,9 @@ static void derive_model(const struct cstate_table *t,
 			p = 1.0;
 		else
 			p -= m->kappa * step(t, i, prev_l);
+		m->p[i] = p;
+		m->e[i] = c->flags & CSTATE_POLLING ? 0.0 :
+			m->kappa * (double)c->exit_latency_ns;
 		/* scale: energies in active-ms */
 		m->power[i] = p * 1e-6;
 		m->entry[i] = c->flags & CSTATE_POLLING ? 0.0 :
@@ -131,6 +134,8 @@ void replay_energy_model(const struct cstate_table *t,
 		const struct cstate *c = &t->states[i];
 		double e = isnan(c->entry_energy) ? 0.0 : c->entry_energy;
 
+		m->p[i] = c->power;
+		m->e[i] = e;
 		/* mW * ns = 1e-9 mJ; entry energies are in uJ = 1e-3 mJ */
 		m->power[i] = c->power * 1e-9;
 		m->entry[i] = t->power_unit == CSTATE_POWER_MW ? e * 1e-3 : e;
