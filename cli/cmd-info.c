@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * idlelab info: describe a trace.  One streaming pass over the periods
+ * fills fixed-size counters; memory does not depend on trace length.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "trace.h"
+
+#define NR_DECADES	8	/* <1us, 1-10us, ..., 100ms-1s, >=1s */
+
+static const char *const decade_names[NR_DECADES] = {
+	"<1us", "1-10us", "10-100us", "100us-1ms", "1-10ms", "10-100ms",
+	"100ms-1s", ">=1s",
+};
+
+struct info_stats {
+	uint64_t	periods, idle_ns;
+	uint64_t	first_entry, last_exit;
+	uint64_t	decade[NR_DECADES];
+	uint64_t	cause[WAKE_CAUSE_COUNT + 1];	/* last: invalid */
+	uint64_t	state[CSTATE_MAX + 1];		/* [0]: unknown */
+	uint64_t	exact, no_timer, tick_stopped, got_tick;
+	uint64_t	miss_above, miss_below;
+	uint64_t	cpu_periods[TRACE_MAX_CPUS];
+	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
+};
+
+static int decade_of(uint64_t ns)
+{
+	uint64_t lim = 1000;
+	int d;
+
+	for (d = 0; d < NR_DECADES - 1; d++, lim *= 10)
+		if (ns < lim)
+			return d;
+	return NR_DECADES - 1;
+}
+
+static void account(struct info_stats *s, const struct idle_period *p)
+{
+	uint64_t d = p->exit_ns - p->entry_ns;
+
+	if (!s->periods || p->entry_ns < s->first_entry)
+		s->first_entry = p->entry_ns;
+	if (p->exit_ns > s->last_exit)
+		s->last_exit = p->exit_ns;
+	s->periods++;
+	s->idle_ns += d;
+	s->decade[decade_of(d)]++;
+	s->cause[p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause :
+		 WAKE_CAUSE_COUNT]++;
+	s->state[p->state >= 0 && p->state < CSTATE_MAX ? p->state + 1 : 0]++;
+	s->exact += !!(p->flags & IP_SLEEP_EXACT);
+	s->no_timer += p->sleep_length_ns == TRACE_NO_TIMER;
+	s->tick_stopped += !!(p->flags & IP_TICK_STOPPED);
+	s->got_tick += !!(p->flags & IP_GOT_TICK);
+	s->miss_above += !!(p->flags & IP_MISS_ABOVE);
+	s->miss_below += !!(p->flags & IP_MISS_BELOW);
+	s->cpu_periods[p->cpu]++;
+	s->cpu_idle_ns[p->cpu] += d;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void fmt_num(char *buf, size_t n, double v, double scale)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.6g", v / scale);
+}
+
+static void print_table(const struct cstate_table *t)
+{
+	char pw[32], en[32];
+	int i;
+
+	printf("\nC-state table: %s%s%s%s\n", t->name,
+	       t->description[0] ? " (" : "", t->description,
+	       t->description[0] ? ")" : "");
+	printf("  driver %s, power %s\n", t->driver[0] ? t->driver : "-",
+	       t->power_unit == CSTATE_POWER_MW ? "mW / uJ" :
+	       t->power_unit == CSTATE_POWER_RELATIVE ? "relative" : "none");
+	printf("  %2s %-10s %10s %10s %6s %-8s %10s %10s  %s\n", "#", "name",
+	       "exit_us", "target_us", "flags", "disabled", "power",
+	       "energy", "desc");
+	for (i = 0; i < t->count; i++) {
+		const struct cstate *s = &t->states[i];
+
+		fmt_num(pw, sizeof(pw), s->power, 1);
+		fmt_num(en, sizeof(en), s->entry_energy, 1);
+		printf("  %2d %-10s %10.3f %10.3f %#6x %-8s %10s %10s  %s\n",
+		       i, s->name, (double)s->exit_latency_ns / 1e3,
+		       (double)s->target_residency_ns / 1e3, s->flags,
+		       s->disabled ? "yes" : "no", pw, en, s->desc);
+	}
+}
+
+static void print_text(const char *file, const struct trace_meta *m,
+		       const struct info_stats *s, const char *damage)
+{
+	uint64_t n = s->periods;
+	int i;
+
+	printf("file:          %s\n", file);
+	printf("format:        version %" PRIu32 "\n", m->version);
+	printf("kernel:        %s\n", m->kernel[0] ? m->kernel : "-");
+	printf("driver:        %s\n", m->driver[0] ? m->driver : "-");
+	printf("governor:      %s\n", m->governor[0] ? m->governor : "-");
+	printf("clock:         %s\n", m->clock[0] ? m->clock : "-");
+	printf("source:        %s\n", m->source[0] ? m->source : "-");
+	printf("tool:          %s\n", m->tool[0] ? m->tool : "-");
+	printf("HZ:            %" PRIu32 "\n", m->hz);
+	printf("CPUs:          %" PRIu32 "\n", m->nr_cpus);
+	if (m->latency_req_ns < 0)
+		printf("latency req:   unknown\n");
+	else
+		printf("latency req:   %" PRId64 " ns\n", m->latency_req_ns);
+	printf("span:          %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n",
+	       m->start_ns, m->end_ns,
+	       (double)(m->end_ns - m->start_ns) / 1e9);
+	printf("periods:       %" PRIu64 " read, %" PRIu64 " in metadata\n",
+	       n, m->nr_periods);
+	printf("events:        %" PRIu64 " consumed, %" PRIu64 " lost\n",
+	       m->nr_events, m->lost_events);
+	print_table(&m->table);
+
+	printf("\nPer CPU:\n  %4s %12s %8s %12s\n", "cpu", "periods",
+	       "idle%", "mean_us");
+	for (i = 0; i < TRACE_MAX_CPUS; i++) {
+		double span = (double)(m->end_ns - m->start_ns);
+
+		if (!s->cpu_periods[i])
+			continue;
+		printf("  %4d %12" PRIu64 " %8.2f %12.3f\n", i,
+		       s->cpu_periods[i],
+		       span > 0 ? 100.0 * (double)s->cpu_idle_ns[i] / span : 0,
+		       (double)s->cpu_idle_ns[i] / 1e3 /
+		       (double)s->cpu_periods[i]);
+	}
+	printf("\nIdle duration:\n");
+	for (i = 0; i < NR_DECADES; i++)
+		printf("  %-10s %12" PRIu64 " %7.2f%%\n", decade_names[i],
+		       s->decade[i], pct(s->decade[i], n));
+	printf("\nWake causes:\n");
+	for (i = 0; i <= WAKE_CAUSE_COUNT; i++)
+		if (s->cause[i] || i < WAKE_CAUSE_COUNT)
+			printf("  %-10s %12" PRIu64 " %7.2f%%\n",
+			       wake_cause_name((enum wake_cause)i),
+			       s->cause[i], pct(s->cause[i], n));
+	printf("\nStates entered:\n  %-10s %12" PRIu64 " %7.2f%%\n", "unknown",
+	       s->state[0], pct(s->state[0], n));
+	for (i = 0; i < CSTATE_MAX; i++)
+		if (s->state[i + 1])
+			printf("  %-10s %12" PRIu64 " %7.2f%%\n",
+			       i < m->table.count ? m->table.states[i].name :
+			       "?", s->state[i + 1], pct(s->state[i + 1], n));
+	printf("\nSleep length:  %.2f%% exact, %.2f%% estimated, "
+	       "%.2f%% no timer\n", pct(s->exact, n), pct(n - s->exact, n),
+	       pct(s->no_timer, n));
+	printf("Tick:          %.2f%% stopped at entry, %.2f%% got a tick\n",
+	       pct(s->tick_stopped, n), pct(s->got_tick, n));
+	printf("Kernel misses: %" PRIu64 " above (%.2f%%), %" PRIu64
+	       " below (%.2f%%)\n", s->miss_above, pct(s->miss_above, n),
+	       s->miss_below, pct(s->miss_below, n));
+	if (damage)
+		printf("\nwarning: damaged trace: %s\n", damage);
+}
+
+static json_t *json_num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *json_meta(const struct trace_meta *m)
+{
+	json_t *o = json_object(), *states = json_array();
+	const struct cstate_table *t = &m->table;
+	int i;
+
+	json_object_set_new(o, "version", json_integer(m->version));
+	json_object_set_new(o, "kernel", json_string(m->kernel));
+	json_object_set_new(o, "driver", json_string(m->driver));
+	json_object_set_new(o, "governor", json_string(m->governor));
+	json_object_set_new(o, "clock", json_string(m->clock));
+	json_object_set_new(o, "source", json_string(m->source));
+	json_object_set_new(o, "tool", json_string(m->tool));
+	json_object_set_new(o, "hz", json_integer(m->hz));
+	json_object_set_new(o, "nr_cpus", json_integer(m->nr_cpus));
+	json_object_set_new(o, "latency_req_ns",
+			    m->latency_req_ns < 0 ? json_null() :
+			    json_integer(m->latency_req_ns));
+	json_object_set_new(o, "start_ns", json_integer((json_int_t)m->start_ns));
+	json_object_set_new(o, "end_ns", json_integer((json_int_t)m->end_ns));
+	json_object_set_new(o, "nr_periods",
+			    json_integer((json_int_t)m->nr_periods));
+	json_object_set_new(o, "nr_events",
+			    json_integer((json_int_t)m->nr_events));
+	json_object_set_new(o, "lost_events",
+			    json_integer((json_int_t)m->lost_events));
+	for (i = 0; i < t->count; i++) {
+		const struct cstate *c = &t->states[i];
+
+		json_array_append_new(states, json_pack(
+			"{s:s, s:s, s:I, s:I, s:i, s:b, s:o, s:o}",
+			"name", c->name, "desc", c->desc,
+			"exit_latency_ns", (json_int_t)c->exit_latency_ns,
+			"target_residency_ns",
+			(json_int_t)c->target_residency_ns,
+			"flags", (int)c->flags, "disabled", c->disabled,
+			"power", json_num_or_null(c->power),
+			"entry_energy", json_num_or_null(c->entry_energy)));
+	}
+	json_object_set_new(o, "table", json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+		"name", t->name, "description", t->description,
+		"driver", t->driver, "source", t->source, "rule", t->rule,
+		"power_unit", t->power_unit == CSTATE_POWER_MW ? "mW" :
+		t->power_unit == CSTATE_POWER_RELATIVE ? "relative" : "none",
+		"states", states));
+	return o;
+}
+
+static json_t *json_counts(const struct info_stats *s)
+{
+	json_t *o = json_object(), *a;
+	int i;
+
+	a = json_object();
+	for (i = 0; i < NR_DECADES; i++)
+		json_object_set_new(a, decade_names[i],
+				    json_integer((json_int_t)s->decade[i]));
+	json_object_set_new(o, "idle_duration", a);
+	a = json_object();
+	for (i = 0; i <= WAKE_CAUSE_COUNT; i++)
+		json_object_set_new(a, wake_cause_name((enum wake_cause)i),
+				    json_integer((json_int_t)s->cause[i]));
+	json_object_set_new(o, "wake_causes", a);
+	a = json_array();
+	for (i = 0; i < TRACE_MAX_CPUS; i++)
+		if (s->cpu_periods[i])
+			json_array_append_new(a, json_pack("{s:i, s:I, s:I}",
+				"cpu", i,
+				"periods", (json_int_t)s->cpu_periods[i],
+				"idle_ns", (json_int_t)s->cpu_idle_ns[i]));
+	json_object_set_new(o, "cpus", a);
+	a = json_array();
+	for (i = 0; i <= CSTATE_MAX; i++)
+		json_array_append_new(a, json_integer((json_int_t)s->state[i]));
+	json_object_set_new(o, "states_entered", a);
+	return o;
+}
+
+static void print_json(const char *file, const struct trace_meta *m,
+		       const struct info_stats *s,
+		       const struct trace_reader *r)
+{
+	json_t *o = json_object(), *c = json_counts(s);
+	struct trace_damage d;
+
+	trace_reader_damage_info(r, &d);
+	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "meta", json_meta(m));
+	json_object_set_new(c, "periods", json_integer((json_int_t)s->periods));
+	json_object_set_new(c, "idle_ns", json_integer((json_int_t)s->idle_ns));
+	json_object_set_new(c, "sleep_exact",
+			    json_integer((json_int_t)s->exact));
+	json_object_set_new(c, "sleep_no_timer",
+			    json_integer((json_int_t)s->no_timer));
+	json_object_set_new(c, "tick_stopped",
+			    json_integer((json_int_t)s->tick_stopped));
+	json_object_set_new(c, "got_tick",
+			    json_integer((json_int_t)s->got_tick));
+	json_object_set_new(c, "miss_above",
+			    json_integer((json_int_t)s->miss_above));
+	json_object_set_new(c, "miss_below",
+			    json_integer((json_int_t)s->miss_below));
+	json_object_set_new(o, "stats", c);
+	json_object_set_new(o, "damage", !d.damaged ? json_null() :
+		json_pack("{s:s, s:I, s:I, s:I, s:I}",
+			  "message", trace_reader_damage(r),
+			  "offset", (json_int_t)d.offset,
+			  "bytes_lost", (json_int_t)d.bytes_lost,
+			  "blocks_lost", (json_int_t)d.blocks_lost,
+			  "records_lost", (json_int_t)d.records_lost));
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		   JSON_REAL_PRECISION(17));
+	putchar('\n');
+	json_decref(o);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: idlelab info FILE [--format text|json]\n\n"
+		"Describe a trace: metadata, C-state table, per-CPU counts,\n"
+		"idle durations, wake causes, sleep-length and tick statistics,\n"
+		"kernel miss counts and any damage.\n\n"
+		"  -f, --format FMT  text (default) or json\n"
+		"  -h, --help        this help\n");
+}
+
+static int scan(struct trace_reader *r, struct info_stats *s,
+		struct idl_err *err)
+{
+	struct idle_period p;
+	int ret;
+
+	while ((ret = trace_reader_next(r, -1, &p, err)) == 1)
+		account(s, &p);
+	return ret;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct info_stats *s;
+	struct trace_reader *r;
+	struct idl_err err;
+	const char *damage;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				idl_die(IDL_EXIT_BADINPUT,
+					"--format: '%s' is not text or json",
+					optarg);
+			json = !strcmp(optarg, "json");
+			break;
+		case 'h':
+			usage(stdout);
+			return IDL_EXIT_OK;
+		default:
+			usage(stderr);
+			return IDL_EXIT_BADINPUT;
+		}
+	}
+	if (argc - optind != 1) {
+		usage(stderr);
+		return IDL_EXIT_BADINPUT;
+	}
+	r = trace_reader_open(argv[optind], &err);
+	s = calloc(1, sizeof(*s));
+	if (!r || !s || scan(r, s, &err) < 0) {
+		if (!s)
+			idl_err_set(&err, IDL_EXIT_FAILURE, "out of memory");
+		idl_err_print(&err);
+		free(s);
+		trace_reader_close(r);
+		return err.status;
+	}
+	damage = trace_reader_damage(r);
+	if (json)
+		print_json(argv[optind], trace_reader_meta(r), s, r);
+	else
+		print_text(argv[optind], trace_reader_meta(r), s, damage);
+	if (damage)
+		idl_warn("%s", damage);
+	free(s);
+	trace_reader_close(r);
+	return IDL_EXIT_OK;
+}

@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# idlelab synth / idlelab info from the command line: exit statuses,
+# the info of a hand-computable synthetic trace, errors with offsets.
+set -u
+
+: "${IDLELAB:=./idlelab}"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect STATUS CMD...: run CMD, compare its exit status
+expect() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "exit $got (want $want): $*: $(cat "$tmp/err")"
+}
+
+has() {	# has FILE TEXT, comparing with runs of spaces squeezed
+	tr -s ' ' <"$1" >"$tmp/squeezed"
+	want=$(printf '%s' "$2" | tr -s ' ')
+	grep -F -q -e "$want" "$tmp/squeezed" ||
+		fail "$1 lacks '$want': $(head -c 600 "$1")"
+}
+
+# --- help and usage errors --------------------------------------------------
+expect 0 "$IDLELAB" synth --help
+has "$tmp/out" "usage: idlelab synth"
+expect 0 "$IDLELAB" info --help
+has "$tmp/out" "usage: idlelab info"
+expect 2 "$IDLELAB" synth --machine skx
+has "$tmp/err" "-o FILE is required"
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace"
+has "$tmp/err" "--machine or --states"
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace" --machine skx --pattern wobble
+has "$tmp/err" "term 1 ('wobble')"
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace" --machine no-such-machine
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace" --machine skx --cpus 0
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace" --machine skx --duration -1
+expect 2 "$IDLELAB" synth -o "$tmp/x.trace" --machine skx extra
+expect 2 "$IDLELAB" info
+expect 2 "$IDLELAB" info --format xml "$tmp/x.trace"
+[ -e "$tmp/x.trace" ] && fail "a failed synth left $tmp/x.trace"
+expect 1 "$IDLELAB" synth -o "$tmp/no/such/dir/x.trace" --machine skx
+
+# --- a trace worked out by hand ---------------------------------------------
+# 100 Hz timers from t=0 on 2 CPUs for 1 s, no busy time: per CPU 100
+# periods of exactly 10 ms (the 10-100ms decade), every one woken by the
+# timer, each containing ticks (4 ms at HZ=250); sleep lengths exact.
+expect 0 "$IDLELAB" synth -o "$tmp/a.trace" --machine skx --cpus 2 \
+	--duration 1 --pattern 'periodic:100+busy:0+aligned' --seed 5
+has "$tmp/out" "200 idle periods on 2 CPUs"
+expect 0 "$IDLELAB" info "$tmp/a.trace"
+has "$tmp/out" "periods:       200 read, 200 in metadata"
+has "$tmp/out" "10-100ms            200  100.00%"
+has "$tmp/out" "hrtimer             200  100.00%"
+has "$tmp/out" "Sleep length:  100.00% exact"
+has "$tmp/out" "100.00% got a tick"
+has "$tmp/out" "C-state table: skx"
+has "$tmp/out" "HZ:            250"
+grep -q '^ *1 *100 *100.00 *10000.000$' "$tmp/out" ||
+	fail "CPU 1 line: $(grep -A3 'Per CPU' "$tmp/out")"
+
+expect 0 "$IDLELAB" info --format json "$tmp/a.trace"
+if [ -n "${PYTHON3:-}" ]; then
+	"$PYTHON3" - "$tmp/out" <<'EOF' || fail "info --format json content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["stats"]
+assert s["periods"] == 200, s["periods"]
+assert s["idle_duration"]["10-100ms"] == 200
+assert s["wake_causes"]["hrtimer"] == 200
+assert [c["periods"] for c in s["cpus"]] == [100, 100]
+assert s["idle_ns"] == 200 * 10000000
+assert d["meta"]["hz"] == 250 and d["meta"]["nr_cpus"] == 2
+assert d["meta"]["table"]["states"][0]["name"] == "POLL"
+assert d["damage"] is None
+EOF
+fi
+
+# --- reproducible ------------------------------------------------------------
+for f in r1 r2; do
+	expect 0 "$IDLELAB" synth -o "$tmp/$f.trace" --machine skx --cpus 3 \
+		--duration 2 --pattern 'periodic+poisson:200+pingpong:30' --seed 9
+done
+cmp -s "$tmp/r1.trace" "$tmp/r2.trace" || fail "same seed, different traces"
+
+# --- bad and damaged files ---------------------------------------------------
+: >"$tmp/empty.trace"
+expect 2 "$IDLELAB" info "$tmp/empty.trace"
+has "$tmp/err" "empty.trace: offset 0:"
+echo "this is not a trace at all, just some text" >"$tmp/text.trace"
+expect 2 "$IDLELAB" info "$tmp/text.trace"
+has "$tmp/err" "text.trace: offset 0: not an idlelab trace"
+expect 2 "$IDLELAB" info "$tmp/missing.trace"
+
+cp "$tmp/a.trace" "$tmp/v2.trace"
+printf '\002' | dd of="$tmp/v2.trace" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 2 "$IDLELAB" info "$tmp/v2.trace"
+has "$tmp/err" "v2.trace: offset 8: trace format version 2 is not supported (this idlelab reads version 1)"
+
+head -c 3000 "$tmp/a.trace" >"$tmp/hdr.trace"
+expect 2 "$IDLELAB" info "$tmp/hdr.trace"
+has "$tmp/err" "hdr.trace: offset 3000: file truncated"
+
+size=$(wc -c <"$tmp/a.trace")
+head -c $((size - 100)) "$tmp/a.trace" >"$tmp/cut.trace"
+expect 0 "$IDLELAB" info "$tmp/cut.trace"
+has "$tmp/err" "warning:"
+has "$tmp/out" "warning: damaged trace"
+# the cut falls in CPU 1's block: CPU 0's 100 periods are still read
+has "$tmp/out" "periods: 100 read, 200 in metadata"
+
+[ "$fails" = 0 ] || exit 1
+echo "synth-info-cli: all passed"
