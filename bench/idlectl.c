@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpuidle control through sysfs: governor, state disable, journal, lock
+ * and counter snapshots.  See idlectl.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "idlectl.h"
+
+const char *idlectl_sysfs_root(void)
+{
+	const char *r = getenv("IDLELAB_SYSFS_ROOT");
+
+	return r && *r ? r : CSTATE_SYSFS_ROOT;
+}
+
+const char *idlectl_run_dir(void)
+{
+	const char *r = getenv("IDLELAB_RUN_DIR");
+
+	return r && *r ? r : "/run/idlelab";
+}
+
+/* Copy a string, truncating to @len - 1 characters. */
+static void copy_str(char *d, size_t len, const char *s)
+{
+	size_t n = strnlen(s, len - 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+}
+
+/* Read a small sysfs file without its trailing newline. */
+static int read_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	return (errno || end == buf) ? -1 : 0;
+}
+
+/* Write @s (no newline, as sysfs takes it); 0 or -1 with errno. */
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC), e;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	e = errno;
+	if (close(fd) && n >= 0)
+		return -1;
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static void state_path(char *buf, size_t len, const char *root,
+		       unsigned int cpu, unsigned int state, const char *f)
+{
+	snprintf(buf, len, "%s/cpu%u/cpuidle/state%u/%s", root, cpu, state, f);
+}
+
+int idlectl_nr_cpus(const char *root)
+{
+	char p[4096];
+	struct stat st;
+	int n;
+
+	for (n = 0; n < IDLECTL_MAX_CPUS; n++) {
+		snprintf(p, sizeof(p), "%s/cpu%d/cpuidle", root, n);
+		if (stat(p, &st) || !S_ISDIR(st.st_mode))
+			break;
+	}
+	return n;
+}
+
+int idlectl_nr_states(const char *root, unsigned int cpu)
+{
+	char p[4096];
+	struct stat st;
+	int n;
+
+	for (n = 0; n < CSTATE_MAX; n++) {
+		snprintf(p, sizeof(p), "%s/cpu%u/cpuidle/state%d", root, cpu,
+			 n);
+		if (stat(p, &st) || !S_ISDIR(st.st_mode))
+			break;
+	}
+	return n;
+}
+
+int idlectl_has_cpuidle(const char *root)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	return access(p, F_OK) == 0 && idlectl_nr_cpus(root) > 0;
+}
+
+int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
+		      int max, struct idl_err *err)
+{
+	char p[4096], buf[512], *tok, *save, *s;
+	int n = 0;
+
+	snprintf(p, sizeof(p), "%s/cpuidle/available_governors", root);
+	if (read_str(p, buf, sizeof(buf)))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
+				   strerror(errno));
+	for (s = buf; n < max && (tok = strtok_r(s, " \t\n", &save));
+	     s = NULL)
+		snprintf(govs[n++], IDLECTL_GOV_LEN, "%s", tok);
+	return n;
+}
+
+int idlectl_get_governor(const char *root, char *buf, size_t len,
+			 struct idl_err *err)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	if (read_str(p, buf, len))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
+				   strerror(errno));
+	return 0;
+}
+
+int idlectl_set_governor(const char *root, const char *gov,
+			 struct idl_err *err)
+{
+	char p[4096], now[IDLECTL_GOV_LEN];
+
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	if (write_str(p, gov))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot set governor %s: %s: %s", gov, p,
+				   strerror(errno));
+	if (idlectl_get_governor(root, now, sizeof(now), err))
+		return -1;
+	if (strcmp(now, gov))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "governor %s did not take: %s reads '%s'",
+				   gov, p, now);
+	return 0;
+}
+
+int idlectl_get_disable(const char *root, unsigned int cpu,
+			unsigned int state, int *val, struct idl_err *err)
+{
+	char p[4096];
+	uint64_t v;
+
+	state_path(p, sizeof(p), root, cpu, state, "disable");
+	if (read_u64(p, &v))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
+				   errno ? strerror(errno) : "not a number");
+	*val = v != 0;
+	return 0;
+}
+
+int idlectl_set_disable(const char *root, unsigned int cpu,
+			unsigned int state, int val, struct idl_err *err)
+{
+	char p[4096];
+	int now;
+
+	state_path(p, sizeof(p), root, cpu, state, "disable");
+	if (write_str(p, val ? "1" : "0"))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
+				   strerror(errno));
+	if (idlectl_get_disable(root, cpu, state, &now, err))
+		return -1;
+	if (now != !!val)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s: wrote %d, reads %d", p, !!val, now);
+	return 0;
+}
+
+/* -------------------------------------------------------------- journal */
+
+bool idlectl_journal_exists(const char *journal)
+{
+	return access(journal, F_OK) == 0;
+}
+
+static int journal_body(FILE *f, const char *root, struct idl_err *err)
+{
+	char gov[IDLECTL_GOV_LEN];
+	int cpus = idlectl_nr_cpus(root), cpu, st, val;
+
+	if (idlectl_get_governor(root, gov, sizeof(gov), err))
+		return -1;
+	fprintf(f, "idlelab-live-journal 1\npid %ld\nroot %s\ngovernor %s\n",
+		(long)getpid(), root, gov);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		int n = idlectl_nr_states(root, (unsigned int)cpu);
+
+		for (st = 0; st < n; st++) {
+			if (idlectl_get_disable(root, (unsigned int)cpu,
+						(unsigned int)st, &val, err))
+				return -1;
+			fprintf(f, "disable %d %d %d\n", cpu, st, val);
+		}
+	}
+	return 0;
+}
+
+int idlectl_journal_save(const char *root, const char *journal,
+			 struct idl_err *err)
+{
+	char tmp[4200];
+	FILE *f;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", journal, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				   strerror(errno));
+	rc = journal_body(f, root, err);
+	if (!rc && (fflush(f) || fsync(fileno(f))))
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				 strerror(errno));
+	if (fclose(f) && !rc)
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				 strerror(errno));
+	if (!rc && rename(tmp, journal))
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", journal,
+				 strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+/*
+ * Apply one journal line; errors are collected in @err and the restore
+ * goes on, so that as much as possible is put back.
+ */
+static int journal_line(const char *journal, unsigned long ln, char *line,
+			char *root, size_t rlen, char *gov, int *ndis,
+			struct idl_err *err)
+{
+	int cpu, st, val;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (ln == 1)
+		return strcmp(line, "idlelab-live-journal 1") ?
+		       idl_err_at_line(err, journal, ln,
+				       "not an idlelab live journal") : 0;
+	if (!strncmp(line, "pid ", 4) || !*line)
+		return 0;
+	if (!strncmp(line, "root ", 5)) {
+		copy_str(root, rlen, line + 5);
+		return 0;
+	}
+	if (!strncmp(line, "governor ", 9)) {
+		copy_str(gov, IDLECTL_GOV_LEN, line + 9);
+		return 0;
+	}
+	if (sscanf(line, "disable %d %d %d", &cpu, &st, &val) == 3 &&
+	    cpu >= 0 && st >= 0 && (val == 0 || val == 1)) {
+		if (!*root)
+			return idl_err_at_line(err, journal, ln,
+					       "disable before root");
+		(*ndis)++;
+		return idlectl_set_disable(root, (unsigned int)cpu,
+					   (unsigned int)st, val, err);
+	}
+	return idl_err_at_line(err, journal, ln, "cannot parse '%s'", line);
+}
+
+int idlectl_journal_restore(const char *journal, char *what, size_t len,
+			    struct idl_err *err)
+{
+	char line[4400], root[4096] = "", gov[IDLECTL_GOV_LEN] = "";
+	unsigned long ln = 0;
+	int ndis = 0, rc = 0;
+	FILE *f = fopen(journal, "r");
+
+	if (!f)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", journal,
+				   strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (journal_line(journal, ++ln, line, root, sizeof(root), gov,
+				 &ndis, err)) {
+			rc = -1;
+			if (ln == 1)
+				break;
+		}
+	fclose(f);
+	if (!*root || !*gov) {
+		if (!rc)
+			idl_err_set(err, IDL_EXIT_BADINPUT, "%s: incomplete "
+				    "journal (no root or governor)", journal);
+		return -1;
+	}
+	/* the governor even when a disable value failed: most important */
+	if (idlectl_set_governor(root, gov, rc ? NULL : err) || rc)
+		return -1;
+	if (what)
+		snprintf(what, len, "governor %s and %d state disable "
+			 "value%s", gov, ndis, ndis == 1 ? "" : "s");
+	if (unlink(journal))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", journal,
+				   strerror(errno));
+	return 0;
+}
+
+/* ----------------------------------------------------------------- lock */
+
+int idlectl_lock(const char *path, struct idl_err *err)
+{
+	char pid[32] = "";
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+				   strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+
+		close(fd);
+		if (n > 0)
+			pid[strcspn(pid, "\n")] = '\0';
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "another idlelab live session is running "
+				   "(pid %s, lock %s)", *pid ? pid : "?",
+				   path);
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, strlen(pid), 0) < 0) {
+		close(fd);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+				   strerror(errno));
+	}
+	return fd;
+}
+
+void idlectl_unlock(int fd, const char *path)
+{
+	(void)path;	/* kept: unlinking a flock file races */
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+static void state_info(const char *root, unsigned int st,
+		       struct idle_state_info *in)
+{
+	char p[4096];
+	uint64_t v;
+
+	memset(in, 0, sizeof(*in));
+	state_path(p, sizeof(p), root, 0, st, "name");
+	if (read_str(p, in->name, sizeof(in->name)))
+		snprintf(in->name, sizeof(in->name), "state%u", st);
+	state_path(p, sizeof(p), root, 0, st, "latency");
+	if (!read_u64(p, &v))
+		in->exit_latency_us = v;
+	state_path(p, sizeof(p), root, 0, st, "residency");
+	if (!read_u64(p, &v))
+		in->target_residency_us = v;
+	state_path(p, sizeof(p), root, 0, st, "power");
+	in->power = read_u64(p, &v) ? UINT32_MAX : v;
+	in->polling = st == 0 && !strcmp(in->name, "POLL");
+}
+
+int idlectl_snapshot(const char *root, struct idle_snapshot *s,
+		     struct idl_err *err)
+{
+	struct cstate_counters cc;
+	int cpu, st;
+
+	memset(s, 0, sizeof(*s));
+	s->nr_cpus = idlectl_nr_cpus(root);
+	s->nr_states = s->nr_cpus ? idlectl_nr_states(root, 0) : 0;
+	if (!s->nr_cpus || !s->nr_states)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s: no cpuidle states", root);
+	s->c = calloc((size_t)s->nr_cpus * CSTATE_MAX, sizeof(*s->c));
+	if (!s->c)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	for (st = 0; st < s->nr_states; st++)
+		state_info(root, (unsigned int)st, &s->info[st]);
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (cstate_sysfs_counters(root, (unsigned int)cpu, &cc,
+					  err)) {
+			idlectl_snapshot_free(s);
+			return -1;
+		}
+		for (st = 0; st < s->nr_states && st < cc.count; st++) {
+			typeof(*s->c) *c = &s->c[cpu * CSTATE_MAX + st];
+
+			c->usage = cc.s[st].usage;
+			c->time_us = cc.s[st].time_us;
+			c->above = cc.s[st].above;
+			c->below = cc.s[st].below;
+			c->rejected = cc.s[st].rejected;
+		}
+	}
+	return 0;
+}
+
+void idlectl_snapshot_free(struct idle_snapshot *s)
+{
+	free(s->c);
+	s->c = NULL;
+}
+
+int idlectl_delta(const struct idle_snapshot *b,
+		  const struct idle_snapshot *a, struct idle_snapshot *d,
+		  struct idl_err *err)
+{
+	size_t i, f, n;
+
+	if (a->nr_cpus != b->nr_cpus || a->nr_states != b->nr_states)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cpuidle layout changed during the run");
+	*d = *a;
+	n = (size_t)a->nr_cpus * CSTATE_MAX;
+	d->c = calloc(n, sizeof(*d->c));
+	if (!d->c)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	for (i = 0; i < n; i++) {
+		const uint64_t *va = &a->c[i].usage, *vb = &b->c[i].usage;
+		uint64_t *vd = &d->c[i].usage;
+
+		for (f = 0; f < 5; f++) {
+			if (va[f] < vb[f]) {
+				idlectl_snapshot_free(d);
+				return idl_err_set(err, IDL_EXIT_FAILURE,
+						   "cpuidle counter of cpu%zu "
+						   "state%zu went backwards",
+						   i / CSTATE_MAX,
+						   i % CSTATE_MAX);
+			}
+			vd[f] = va[f] - vb[f];
+		}
+	}
+	return 0;
+}
+
+void idlectl_summarize(const struct idle_snapshot *d, double wall_us,
+		       struct idle_summary *sum)
+{
+	uint64_t st_time[CSTATE_MAX] = { 0 };
+	int cpu, st;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < d->nr_cpus; cpu++)
+		for (st = 0; st < d->nr_states; st++) {
+			const typeof(*d->c) *c = &d->c[cpu * CSTATE_MAX + st];
+
+			sum->usage += c->usage;
+			sum->above += c->above;
+			sum->below += c->below;
+			sum->rejected += c->rejected;
+			sum->time_us += c->time_us;
+			st_time[st] += c->time_us;
+		}
+	if (sum->usage) {
+		sum->above_pct = 100.0 * (double)sum->above /
+				 (double)sum->usage;
+		sum->below_pct = 100.0 * (double)sum->below /
+				 (double)sum->usage;
+	}
+	if (wall_us > 0 && d->nr_cpus)
+		sum->idle_pct = 100.0 * (double)sum->time_us /
+				(wall_us * d->nr_cpus);
+	for (st = 0; st < d->nr_states && sum->time_us; st++)
+		sum->residency_pct[st] = 100.0 * (double)st_time[st] /
+					 (double)sum->time_us;
+}

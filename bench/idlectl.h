@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Control of the kernel's cpuidle through sysfs for `idlelab live`:
+ * governor switching with read-back, state disable, the journal that
+ * lets a later run undo what a killed one changed, the session lock,
+ * and snapshots of the per-CPU per-state counters.
+ *
+ * Every function takes the sysfs root (the directory holding cpu0/ and
+ * cpuidle/, normally /sys/devices/system/cpu) so that tests can run on
+ * fixture trees.
+ */
+#ifndef IDLELAB_IDLECTL_H
+#define IDLELAB_IDLECTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cstate.h"
+#include "error.h"
+
+#define IDLECTL_MAX_CPUS	1024
+#define IDLECTL_MAX_GOVS	16
+#define IDLECTL_GOV_LEN		32
+
+/* Root from $IDLELAB_SYSFS_ROOT, else CSTATE_SYSFS_ROOT. */
+const char *idlectl_sysfs_root(void);
+/* Directory for journal and lock: $IDLELAB_RUN_DIR, else /run/idlelab. */
+const char *idlectl_run_dir(void);
+
+/* CPUs that have a cpuidle directory: cpu0..cpuN-1 (first gap ends). */
+int idlectl_nr_cpus(const char *root);
+/* Number of stateK directories of @cpu. */
+int idlectl_nr_states(const char *root, unsigned int cpu);
+
+int idlectl_has_cpuidle(const char *root);
+int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
+		      int max, struct idl_err *err);
+int idlectl_get_governor(const char *root, char *buf, size_t len,
+			 struct idl_err *err);
+/* Write the governor and read it back; error if it did not take. */
+int idlectl_set_governor(const char *root, const char *gov,
+			 struct idl_err *err);
+int idlectl_get_disable(const char *root, unsigned int cpu,
+			unsigned int state, int *val, struct idl_err *err);
+int idlectl_set_disable(const char *root, unsigned int cpu,
+			unsigned int state, int val, struct idl_err *err);
+
+/*
+ * Journal: the governor and every state's disable value, saved before
+ * anything is changed (temp file + rename).  Restore writes them back,
+ * verifies them, and removes the journal.  @what, when not NULL, gets a
+ * one-line summary of what was restored.
+ */
+int idlectl_journal_save(const char *root, const char *journal,
+			 struct idl_err *err);
+int idlectl_journal_restore(const char *journal, char *what, size_t len,
+			    struct idl_err *err);
+bool idlectl_journal_exists(const char *journal);
+
+/* Exclusive session lock (flock); returns the fd or -1. */
+int idlectl_lock(const char *path, struct idl_err *err);
+void idlectl_unlock(int fd, const char *path);
+
+/* ------------------------------------------------- counter snapshots */
+struct idle_state_info {
+	char		name[CSTATE_NAME_LEN];
+	uint64_t	exit_latency_us;
+	uint64_t	target_residency_us;
+	uint64_t	power;		/* sysfs "power"; UINT32_MAX unknown */
+	bool		polling;	/* state 0 named POLL */
+};
+
+struct idle_snapshot {
+	int				nr_cpus, nr_states;
+	struct idle_state_info		info[CSTATE_MAX];
+	/* counters[cpu * CSTATE_MAX + state] */
+	struct {
+		uint64_t usage, time_us, above, below, rejected;
+	} *c;
+};
+
+int idlectl_snapshot(const char *root, struct idle_snapshot *s,
+		     struct idl_err *err);
+void idlectl_snapshot_free(struct idle_snapshot *s);
+
+/* The difference after - before (same shape, counters subtracted). */
+int idlectl_delta(const struct idle_snapshot *before,
+		  const struct idle_snapshot *after,
+		  struct idle_snapshot *delta, struct idl_err *err);
+
+/* Summary of a delta over @wall_us microseconds of wall time. */
+struct idle_summary {
+	double	above_pct, below_pct;	/* of all entries (usage) */
+	double	idle_pct;		/* idle time / (CPUs * wall) */
+	double	residency_pct[CSTATE_MAX];	/* of idle time, per state */
+	uint64_t usage, above, below, rejected, time_us;
+};
+void idlectl_summarize(const struct idle_snapshot *d, double wall_us,
+		       struct idle_summary *sum);
+
+#endif /* IDLELAB_IDLECTL_H */

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The run loop of `idlelab live`.  For every repetition, for every
+ * governor (round robin, optionally shuffled), for every benchmark:
+ * switch and verify the governor, warm up, snapshot the kernel's
+ * counters, run the benchmark, snapshot again, and save the run.  The
+ * results file is rewritten atomically after every run, so a stopped
+ * session still leaves what it measured.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "measure.h"
+
+#ifdef HAVE_TRACE_RECORD
+#include "record.h"
+#endif
+
+/* What is accumulated per governor for the "idle" section. */
+struct gov_acc {
+	int	n;
+	double	above, below, idle, energy;
+	double	res_us[CSTATE_MAX], idle_us;	/* summed state times */
+	bool	energy_modelled;
+	char	energy_unit[16];
+};
+
+struct live_ctx {
+	const struct live_opts	*o;
+	json_t			*doc, *benchmarks, *index;
+	struct gov_acc		acc[IDLECTL_MAX_GOVS];
+	struct perfctr		perf;
+	bool			perf_ok;
+	struct rapl		rapl;
+	int			run_no, total_runs;
+	char			runs_dir[4096];
+	char			results[4096];
+};
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* xorshift32: small, and the same sequence on every libc. */
+static unsigned int xorshift(unsigned int *s)
+{
+	unsigned int x = *s ? *s : 0x9e3779b9u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+void live_plan_order(int nr_govs, int rep, bool shuffle, unsigned int seed,
+		     int *order)
+{
+	unsigned int s = seed * 2654435761u + (unsigned int)rep * 40503u + 1;
+	int i;
+
+	for (i = 0; i < nr_govs; i++)
+		order[i] = i;
+	if (!shuffle)
+		return;
+	for (i = nr_govs - 1; i > 0; i--) {
+		int j = (int)(xorshift(&s) % (unsigned int)(i + 1));
+		int t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+int live_write_json(const char *path, json_t *doc, struct idl_err *err)
+{
+	char tmp[4200];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				   strerror(errno));
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(10)) ||
+	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f)))
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				 strerror(errno));
+	if (fclose(f) && !rc)
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
+				 strerror(errno));
+	if (!rc && rename(tmp, path))
+		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+				 strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+/* ------------------------------------------------------------ metadata */
+
+static void read_first(const char *path, const char *key, char *buf,
+		       size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c;
+
+		if (key && strncmp(line, key, strlen(key)))
+			continue;
+		c = key ? strchr(line, ':') : line - 2;
+		if (c) {
+			snprintf(buf, len, "%s", c + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+		break;
+	}
+	fclose(f);
+}
+
+static json_t *machine_meta(const struct live_opts *o,
+			    const struct idle_snapshot *s)
+{
+	char driver[64], model[256], path[4200];
+	struct utsname u;
+	json_t *m, *states = json_array();
+	int i;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", o->root);
+	read_first(path, NULL, driver, sizeof(driver));
+	read_first("/proc/cpuinfo", "model name", model, sizeof(model));
+	for (i = 0; i < s->nr_states; i++)
+		json_array_append_new(states, json_pack(
+			"{s:s, s:I, s:I}", "name", s->info[i].name,
+			"exit_latency_us", (json_int_t)s->info[i].exit_latency_us,
+			"target_residency_us",
+			(json_int_t)s->info[i].target_residency_us));
+	m = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o}",
+		      "kernel", u.release, "driver", driver,
+		      "table", "this machine", "cpu_model", model,
+		      "nr_cpus", s->nr_cpus, "machine", u.machine,
+		      "sysfs_root", o->root, "states", states);
+	return m;
+}
+
+static json_t *new_doc(const struct live_opts *o,
+		       const struct idle_snapshot *s)
+{
+	char created[32];
+	time_t now = time(NULL);
+	json_t *configs = json_array(), *benches = json_array();
+	int i;
+
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime(&now));
+	for (i = 0; i < o->nr_govs; i++)
+		json_array_append_new(configs, json_string(o->govs[i]));
+	for (i = 0; i < o->nr_bench; i++)
+		json_array_append_new(benches, json_string(o->bench[i].spec));
+	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{"
+			 "s:o, s:i, s:f, s:f, s:b, s:I, s:b, s:I, s:s}}",
+			 "format", "idlelab-results", "version", 1,
+			 "kind", "live", "tool", "idlelab " PACKAGE_VERSION,
+			 "created", created, "machine", machine_meta(o, s),
+			 "configs", configs, "benchmarks", json_array(),
+			 "idle", json_object(),
+			 "live", "bench_specs", benches, "runs", o->runs,
+			 "warmup_s", o->warmup_s, "duration_s", o->duration_s,
+			 "shuffled", o->shuffle, "seed",
+			 (json_int_t)o->seed, "record", o->record,
+			 "latency_limit_us", (json_int_t)o->latency_limit_us,
+			 "governor_at_start", o->initial_governor);
+}
+
+/* -------------------------------------------------- results aggregation */
+
+static json_t *bench_entry(struct live_ctx *c, const char *bench,
+			   const char *case_name, const char *metric,
+			   const char *unit, bool higher)
+{
+	char key[512];
+	json_t *e, *values;
+	int i;
+
+	snprintf(key, sizeof(key), "%s|%s|%s", bench, case_name, metric);
+	e = json_object_get(c->index, key);
+	if (e)
+		return e;
+	values = json_object();
+	for (i = 0; i < c->o->nr_govs; i++)
+		json_object_set_new(values, c->o->govs[i], json_array());
+	e = json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}", "name", bench,
+		      "case", case_name, "metric", metric, "unit", unit,
+		      "higher_is_better", higher, "values", values);
+	json_array_append_new(c->benchmarks, e);
+	json_object_set(c->index, key, e);
+	return e;
+}
+
+static void add_value(struct live_ctx *c, const char *bench,
+		      const struct bench_metric *m, const char *gov)
+{
+	json_t *e = bench_entry(c, bench, m->case_name, m->name, m->unit,
+				m->higher_is_better);
+
+	json_array_append_new(json_object_get(json_object_get(e, "values"),
+					      gov), json_real(m->value));
+}
+
+static void update_idle(struct live_ctx *c, int g,
+			const struct idle_snapshot *d)
+{
+	struct gov_acc *a = &c->acc[g];
+	json_t *res = json_object(), *idle;
+	int st;
+
+	/* residency over all runs, weighted by idle time */
+	for (st = 0; st < d->nr_states; st++)
+		json_object_set_new(res, d->info[st].name, json_real(
+			a->idle_us > 0 ? 100.0 * a->res_us[st] / a->idle_us :
+			0));
+	idle = json_pack("{s:f, s:f, s:f, s:o, s:{s:f, s:s, s:b}, s:i}",
+			 "above_pct", a->above / a->n,
+			 "below_pct", a->below / a->n,
+			 "idle_pct", a->idle / a->n, "residency_pct", res,
+			 "energy", "value", a->energy / a->n,
+			 "unit", a->energy_unit,
+			 "modelled", a->energy_modelled, "runs", a->n);
+	json_object_set_new(json_object_get(c->doc, "idle"), c->o->govs[g],
+			    idle);
+}
+
+/* ---------------------------------------------------------- one run */
+
+struct run_meas {
+	struct idle_snapshot	before, after, delta;
+	uint64_t		perf0[PERFCTR_MAX_EVENTS];
+	uint64_t		perf1[PERFCTR_MAX_EVENTS];
+	uint64_t		rapl0[RAPL_MAX_ZONES], rapl1[RAPL_MAX_ZONES];
+	double			t0, t1;
+};
+
+static json_t *idle_json(const struct idle_snapshot *d,
+			 const struct idle_summary *sum)
+{
+	json_t *cpus = json_array(), *res = json_object();
+	int cpu, st;
+
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		json_t *states = json_array();
+
+		for (st = 0; st < d->nr_states; st++) {
+			const typeof(*d->c) *x = &d->c[cpu * CSTATE_MAX + st];
+
+			json_array_append_new(states, json_pack(
+				"{s:s, s:I, s:I, s:I, s:I, s:I}",
+				"name", d->info[st].name,
+				"usage", (json_int_t)x->usage,
+				"time_us", (json_int_t)x->time_us,
+				"above", (json_int_t)x->above,
+				"below", (json_int_t)x->below,
+				"rejected", (json_int_t)x->rejected));
+		}
+		json_array_append_new(cpus, states);
+	}
+	for (st = 0; st < d->nr_states; st++)
+		json_object_set_new(res, d->info[st].name,
+				    json_real(sum->residency_pct[st]));
+	return json_pack("{s:f, s:f, s:f, s:o, s:o}", "above_pct",
+			 sum->above_pct, "below_pct", sum->below_pct,
+			 "idle_pct", sum->idle_pct, "residency_pct", res,
+			 "per_cpu", cpus);
+}
+
+/* Energy: RAPL when it moves, else the model.  Fills @e, returns J. */
+static double run_energy(struct live_ctx *c, const struct run_meas *rm,
+			 json_t **e, bool *modelled)
+{
+	double wall_us = (rm->t1 - rm->t0) * 1e6, j = 0;
+	json_t *zones = json_object();
+	int i;
+
+	for (i = 0; i < c->rapl.nr; i++) {
+		double z = (double)rapl_delta(rm->rapl0[i], rm->rapl1[i],
+					      c->rapl.z[i].max_range_uj) / 1e6;
+
+		json_object_set_new(zones, c->rapl.z[i].name, json_real(z));
+		j += z;
+	}
+	/* a counter that opens but does not move is no counter */
+	if (c->rapl.nr && j > 0) {
+		*modelled = false;
+		*e = json_pack("{s:f, s:s, s:b, s:s, s:o}", "value", j,
+			       "unit", "J", "modelled", false, "source",
+			       "RAPL (powercap)", "zones", zones);
+		return j;
+	}
+	json_decref(zones);
+	*modelled = true;
+	j = energy_modelled(&rm->delta, wall_us);
+	*e = json_pack("{s:f, s:s, s:b, s:s}", "value", j, "unit", "cpu-s",
+		       "modelled", true, "source",
+		       "model over idle residency (doc/live.md)");
+	return j;
+}
+
+static json_t *perf_json(struct live_ctx *c, const struct run_meas *rm,
+			 double wall_s, const char *bench, const char *gov)
+{
+	json_t *p = json_object();
+	int i;
+
+	for (i = 0; c->perf_ok && i < c->perf.nr; i++) {
+		const struct perfctr_event *e = &c->perf.ev[i];
+		uint64_t d = rm->perf1[i] - rm->perf0[i];
+		struct bench_metric m = { .higher_is_better = false };
+
+		if (!e->ok) {
+			json_object_set_new(p, e->name, json_pack(
+				"{s:n, s:s}", "value", "status", e->status));
+			continue;
+		}
+		json_object_set_new(p, e->name, json_pack(
+			"{s:I, s:s}", "value", (json_int_t)d, "status", "ok"));
+		if (strcmp(e->name, "context-switches") &&
+		    strcmp(e->name, "cpu-migrations"))
+			continue;
+		snprintf(m.name, sizeof(m.name), "%s/s", e->name);
+		snprintf(m.unit, sizeof(m.unit), "1/s");
+		m.value = wall_s > 0 ? (double)d / wall_s : 0;
+		add_value(c, bench, &m, gov);
+	}
+	return p;
+}
+
+static void idle_metrics(struct live_ctx *c, const char *bench,
+			 const char *gov, const struct idle_summary *sum,
+			 double energy, bool modelled)
+{
+	struct bench_metric m = { .higher_is_better = false };
+
+	snprintf(m.name, sizeof(m.name), "above-pct");
+	snprintf(m.unit, sizeof(m.unit), "%%");
+	m.value = sum->above_pct;
+	add_value(c, bench, &m, gov);
+	snprintf(m.name, sizeof(m.name), "below-pct");
+	m.value = sum->below_pct;
+	add_value(c, bench, &m, gov);
+	snprintf(m.name, sizeof(m.name), modelled ? "energy-modelled" :
+		 "energy");
+	snprintf(m.unit, sizeof(m.unit), modelled ? "cpu-s" : "J");
+	m.value = energy;
+	add_value(c, bench, &m, gov);
+}
+
+static void sanitize(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len; i++)
+		dst[i] = (src[i] == '/' || src[i] == ':' || src[i] == '=' ||
+			  src[i] == ' ') ? '_' : src[i];
+	dst[i] = '\0';
+}
+
+static void print_run(struct live_ctx *c, const char *gov,
+		      const struct live_bench *b,
+		      const struct bench_result *r,
+		      const struct idle_summary *sum)
+{
+	int i, shown = 0;
+
+	if (c->o->quiet)
+		return;
+	printf("run %d/%d: %-8s %-10s", c->run_no, c->total_runs, gov,
+	       b->spec);
+	for (i = 0; i < r->n && shown < 3; i++) {
+		if (r->m[i].case_name[0])
+			continue;
+		printf(" %s %.4g %s,", r->m[i].name, r->m[i].value,
+		       r->m[i].unit);
+		shown++;
+	}
+	printf(" above %.2f%% below %.2f%% idle %.1f%%\n", sum->above_pct,
+	       sum->below_pct, sum->idle_pct);
+	fflush(stdout);
+}
+
+static int finish_run(struct live_ctx *c, int rep, int g,
+		      const struct live_bench *b, struct run_meas *rm,
+		      const struct bench_result *r, const char *trace,
+		      struct idl_err *err)
+{
+	const char *gov = c->o->govs[g];
+	double wall_s = rm->t1 - rm->t0, energy;
+	struct gov_acc *a = &c->acc[g];
+	struct idle_summary sum;
+	json_t *run, *metrics = json_array(), *e;
+	char name[512], path[4700];
+	bool modelled;
+	int i, rc;
+
+	idlectl_summarize(&rm->delta, wall_s * 1e6, &sum);
+	energy = run_energy(c, rm, &e, &modelled);
+	for (i = 0; i < r->n; i++) {
+		add_value(c, b->def->name, &r->m[i], gov);
+		json_array_append_new(metrics, json_pack(
+			"{s:s, s:s, s:s, s:b, s:f}", "metric", r->m[i].name,
+			"case", r->m[i].case_name, "unit", r->m[i].unit,
+			"higher_is_better", r->m[i].higher_is_better,
+			"value", r->m[i].value));
+	}
+	idle_metrics(c, b->def->name, gov, &sum, energy, modelled);
+	run = json_pack("{s:i, s:i, s:s, s:s, s:s, s:f, s:o, s:o, s:o, s:o}",
+			"run", c->run_no, "repetition", rep + 1,
+			"governor", gov, "benchmark", b->def->name,
+			"spec", b->spec, "wall_s", wall_s,
+			"metrics", metrics, "idle", idle_json(&rm->delta, &sum),
+			"perf", perf_json(c, rm, wall_s, b->def->name, gov),
+			"energy", e);
+	if (trace)
+		json_object_set_new(run, "trace", json_string(trace));
+	a->n++;
+	a->above += sum.above_pct;
+	a->below += sum.below_pct;
+	a->idle += sum.idle_pct;
+	a->energy += energy;
+	a->energy_modelled = modelled;
+	snprintf(a->energy_unit, sizeof(a->energy_unit), "%s",
+		 modelled ? "cpu-s" : "J");
+	for (i = 0; i < rm->delta.nr_states; i++)
+		a->res_us[i] += sum.residency_pct[i] / 100.0 *
+				(double)sum.time_us;
+	a->idle_us += (double)sum.time_us;
+	update_idle(c, g, &rm->delta);
+	print_run(c, gov, b, r, &sum);
+	sanitize(name, sizeof(name), b->spec);
+	snprintf(path, sizeof(path), "%s/%03d-%s-%s.json", c->runs_dir,
+		 c->run_no, gov, name);
+	rc = live_write_json(path, run, err);
+	json_decref(run);
+	if (!rc)
+		rc = live_write_json(c->results, c->doc, err);
+	return rc;
+}
+
+static int snap_all(struct live_ctx *c, struct idle_snapshot *s,
+		    uint64_t *perf, uint64_t *rapl, double *t,
+		    struct idl_err *err)
+{
+	*t = mono_s();
+	if (c->perf_ok)
+		perfctr_read(&c->perf, perf);
+	if (c->rapl.nr && rapl_read(&c->rapl, rapl))
+		memset(rapl, 0, sizeof(uint64_t) * RAPL_MAX_ZONES);
+	return idlectl_snapshot(c->o->root, s, err);
+}
+
+static int one_run(struct live_ctx *c, int rep, int g,
+		   const struct live_bench *b, struct idl_err *err)
+{
+	struct bench_args args = {
+		.duration_s = c->o->warmup_s, .seed = c->o->seed,
+		.opts = b->opts, .workdir = c->runs_dir,
+		.nr_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN),
+	};
+	struct bench_result r = { 0 }, warm = { 0 };
+	struct run_meas rm;
+	char *trace = NULL;
+	int rc;
+
+	memset(&rm, 0, sizeof(rm));
+	c->run_no++;
+	if (c->o->warmup_s > 0 && b->def->run(&args, &warm, err))
+		return -1;
+	if (bench_stop)
+		return 1;
+	args.duration_s = c->o->duration_s;
+	args.seed = c->o->seed + (unsigned int)c->run_no;
+	if (snap_all(c, &rm.before, rm.perf0, rm.rapl0, &rm.t0, err))
+		return -1;
+	rc = b->def->run(&args, &r, err);
+	if (!rc && snap_all(c, &rm.after, rm.perf1, rm.rapl1, &rm.t1, err))
+		rc = -1;
+	if (!rc && bench_stop)
+		rc = 1;
+	if (!rc)
+		rc = idlectl_delta(&rm.before, &rm.after, &rm.delta, err);
+	if (!rc)
+		rc = finish_run(c, rep, g, b, &rm, &r, trace, err);
+	idlectl_snapshot_free(&rm.before);
+	idlectl_snapshot_free(&rm.after);
+	idlectl_snapshot_free(&rm.delta);
+	free(trace);
+	return rc;
+}
+
+static int setup(struct live_ctx *c, const struct live_opts *o,
+		 struct idl_err *err)
+{
+	struct idle_snapshot s;
+
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->total_runs = o->runs * o->nr_govs * o->nr_bench;
+	if (mkdir(o->outdir, 0755) && errno != EEXIST)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", o->outdir,
+				   strerror(errno));
+	snprintf(c->runs_dir, sizeof(c->runs_dir), "%s/runs", o->outdir);
+	if (mkdir(c->runs_dir, 0755) && errno != EEXIST)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s",
+				   c->runs_dir, strerror(errno));
+	snprintf(c->results, sizeof(c->results), "%s/results.json",
+		 o->outdir);
+	if (idlectl_snapshot(o->root, &s, err))
+		return -1;
+	c->doc = new_doc(o, &s);
+	idlectl_snapshot_free(&s);
+	c->benchmarks = json_object_get(c->doc, "benchmarks");
+	c->index = json_object();
+	c->perf_ok = !perfctr_open(&c->perf, idlectl_nr_cpus(o->root), err);
+	rapl_open(rapl_root(), &c->rapl);
+	return 0;
+}
+
+static void note_counters(struct live_ctx *c)
+{
+	json_t *p = json_object();
+	int i;
+
+	for (i = 0; c->perf_ok && i < c->perf.nr; i++) {
+		json_object_set_new(p, c->perf.ev[i].name,
+				    json_string(c->perf.ev[i].status));
+		if (!c->perf.ev[i].ok && !c->o->quiet)
+			printf("perf counter %s: n/a, %s\n",
+			       c->perf.ev[i].name, c->perf.ev[i].status);
+	}
+	json_object_set_new(json_object_get(c->doc, "live"), "perf_counters",
+			    p);
+	json_object_set_new(json_object_get(c->doc, "live"), "energy_source",
+			    json_string(c->rapl.nr ? "RAPL (powercap)" :
+					"modelled (no RAPL)"));
+	if (!c->o->quiet && !c->rapl.nr)
+		printf("energy: no RAPL (powercap) here, energy is modelled "
+		       "from idle residency\n");
+}
+
+int live_run(const struct live_opts *o, struct idl_err *err)
+{
+	struct live_ctx *c = malloc(sizeof(*c));
+	int order[IDLECTL_MAX_GOVS];
+	int rep, i, b, rc = 0;
+
+	if (!c)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	if (setup(c, o, err)) {
+		json_decref(c->doc);
+		free(c);
+		return -1;
+	}
+	note_counters(c);
+	for (rep = 0; rep < o->runs && !rc; rep++) {
+		live_plan_order(o->nr_govs, rep, o->shuffle, o->seed, order);
+		for (i = 0; i < o->nr_govs && !rc; i++) {
+			const char *gov = o->govs[order[i]];
+
+			if (idlectl_set_governor(o->root, gov, err)) {
+				rc = -1;
+				break;
+			}
+			for (b = 0; b < o->nr_bench && !rc; b++)
+				rc = one_run(c, rep, order[i], &o->bench[b],
+					     err);
+			if (!rc && bench_stop)
+				rc = 1;
+		}
+	}
+	json_object_set_new(json_object_get(c->doc, "live"), "complete",
+			    json_boolean(rc == 0));
+	if (rc >= 0 && live_write_json(c->results, c->doc, err))
+		rc = -1;
+	if (c->perf_ok)
+		perfctr_close(&c->perf);
+	json_decref(c->index);
+	json_decref(c->doc);
+	free(c);
+	return rc;
+}

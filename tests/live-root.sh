@@ -1,0 +1,148 @@
+#!/bin/sh
+# idlelab live on the real kernel (root and a real cpuidle only, else
+# SKIP): switch through every governor and back; restore after an error,
+# after SIGTERM, after SIGKILL (by --restore and by the next start);
+# lock contention.  Every check reads sysfs itself.  Short: about 20 s.
+set -u
+
+SYS=/sys/devices/system/cpu
+[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+[ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+[ -n "${IDLELAB:-}" ] || IDLELAB=./idlelab
+unset IDLELAB_SYSFS_ROOT
+
+# One instance at a time on this host (several build trees may run their
+# test suites at once); the sessions below use a private journal and lock.
+command -v flock > /dev/null || { echo "SKIP: no flock(1)"; exit 77; }
+mkdir -p /run/idlelab
+exec 9> /run/idlelab/live-root-test.lock
+flock -w 300 9 || { echo "FAIL: live-root test lock busy"; exit 1; }
+
+T=$(mktemp -d /tmp/live-root.XXXXXX)
+export IDLELAB_RUN_DIR=$T/run
+G0=$(cat $SYS/cpuidle/current_governor)
+D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
+fails=0
+passes=0
+BG=
+
+# Safety net: whatever happens, put the host back as found.
+cleanup() {
+	[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null
+	echo "$G0" > $SYS/cpuidle/current_governor
+	for f in $SYS/cpu*/cpuidle/state*/disable; do echo 0 > "$f"; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() { echo "ok: $*"; passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+gov() { cat $SYS/cpuidle/current_governor; }
+disables() { cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n'; }
+as_found() {
+	if [ "$(gov)" = "$G0" ] && [ "$(disables)" = "$D0" ]; then
+		ok "$1: governor $(gov), disable $(disables)"
+	else
+		bad "$1: governor $(gov) (want $G0), disable $(disables) (want $D0)"
+	fi
+}
+# Wait (5 s at most) until the session has switched the governor away.
+wait_changed() {
+	i=0
+	while [ "$(gov)" = "$G0" ] && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	[ "$(gov)" != "$G0" ]
+}
+other=$(tr ' ' '\n' < $SYS/cpuidle/available_governors | grep -v "^$G0\$" | grep . | head -1)
+[ -n "$other" ] || { echo "SKIP: only one governor"; exit 77; }
+
+# 1. every available governor, and back
+"$IDLELAB" live --governors all --bench pingpong --runs 1 --duration 0.2 \
+	--warmup 0 -q -o "$T/all" > "$T/all.log" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "all governors: exit 0" || { bad "all governors: exit $rc"; cat "$T/all.log"; }
+n=$(ls "$T/all/runs" | wc -l)
+navail=$(wc -w < $SYS/cpuidle/available_governors)
+[ "$n" = "$navail" ] && ok "one run per governor ($n)" || bad "$n runs for $navail governors"
+for g in $(cat $SYS/cpuidle/available_governors); do
+	grep -q "\"$g\"" "$T/all/results.json" || bad "results lack $g"
+done
+as_found "after all governors"
+
+# 2. an error in the middle (a benchmark that fails) restores
+"$IDLELAB" live --governors "$other" --bench timer:rates=0 --disable-state 0 \
+	-q -o "$T/err" > "$T/err.log" 2>&1
+rc=$?
+[ $rc != 0 ] && ok "failing benchmark: exit $rc" || bad "failing benchmark: exit 0"
+grep -q "timer: bad rates" "$T/err.log" || bad "no error message: $(cat $T/err.log)"
+as_found "after an error"
+
+# 3. SIGTERM in the middle
+"$IDLELAB" live --governors "$other" --bench timer --runs 20 --duration 1 \
+	--disable-state 0 -q -o "$T/term" > "$T/term.log" 2>&1 &
+BG=$!
+if wait_changed; then
+	[ "$(disables | cut -c1)" = 1 ] && ok "state 0 disabled during the session" \
+		|| bad "state 0 not disabled during the session"
+fi
+sleep 0.5
+kill -TERM $BG; wait $BG; rc=$?; BG=
+[ $rc = 143 ] && ok "SIGTERM: exit 143" || bad "SIGTERM: exit $rc"
+as_found "after SIGTERM"
+grep -q '"complete": false' "$T/term/results.json" 2>/dev/null && ok "partial results" \
+	|| bad "no partial results after SIGTERM"
+
+# 4. SIGKILL, then --restore
+"$IDLELAB" live --governors "$other" --bench timer --runs 20 --duration 1 \
+	--disable-state 0 -q -o "$T/kill" > /dev/null 2>&1 &
+BG=$!
+wait_changed || bad "session did not switch the governor"
+kill -KILL $BG; wait $BG 2>/dev/null; BG=
+[ "$(gov)" = "$other" ] && ok "after SIGKILL the governor is still $other" \
+	|| bad "after SIGKILL: governor $(gov)"
+[ -f "$IDLELAB_RUN_DIR/live.journal" ] && ok "journal left behind" || bad "no journal"
+"$IDLELAB" live --restore > "$T/restore.log" 2>&1 || bad "--restore failed"
+grep -q "restored governor $G0" "$T/restore.log" && ok "--restore says so" \
+	|| bad "--restore message: $(cat $T/restore.log)"
+as_found "after SIGKILL + --restore"
+
+# 5. SIGKILL, then the next start restores first
+"$IDLELAB" live --governors "$other" --bench timer --runs 20 --duration 1 \
+	-q -o "$T/kill2" > /dev/null 2>&1 &
+BG=$!
+wait_changed || bad "session did not switch the governor"
+kill -KILL $BG; wait $BG 2>/dev/null; BG=
+"$IDLELAB" live --governors "$G0" --bench pingpong --runs 1 --duration 0.1 \
+	--warmup 0 -q -o "$T/next" > "$T/next.log" 2>&1 || bad "next start failed"
+grep -q "previous session was interrupted; restored governor $G0" "$T/next.log" \
+	&& ok "next start restores first" || bad "next start: $(cat $T/next.log)"
+as_found "after SIGKILL + next start"
+
+# 6. lock contention, then SIGHUP
+"$IDLELAB" live --governors "$other" --bench timer --runs 20 --duration 1 \
+	-q -o "$T/lock1" > /dev/null 2>&1 &
+BG=$!
+wait_changed || bad "session did not switch the governor"
+"$IDLELAB" live --governors "$G0" --bench pingpong --runs 1 --duration 0.1 \
+	-q -o "$T/lock2" > "$T/lock2.log" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "another idlelab live session is running (pid $BG" "$T/lock2.log" \
+	&& ok "second session refused" || bad "second session: exit $rc, $(cat $T/lock2.log)"
+[ "$(gov)" = "$other" ] && ok "first session undisturbed" || bad "governor $(gov)"
+kill -HUP $BG; wait $BG; rc=$?; BG=
+[ $rc = 129 ] && ok "SIGHUP: exit 129" || bad "SIGHUP: exit $rc"
+as_found "after SIGHUP"
+
+# 7. refusals
+"$IDLELAB" live --governors nosuch -q > "$T/r.log" 2>&1
+[ $? = 2 ] && grep -q "available: " "$T/r.log" && ok "unknown governor refused" \
+	|| bad "unknown governor: $(cat $T/r.log)"
+"$IDLELAB" live --disable-state 99 -q > "$T/r.log" 2>&1
+[ $? = 2 ] && grep -q "out of range" "$T/r.log" && ok "bad state index refused" \
+	|| bad "bad state index: $(cat $T/r.log)"
+as_found "at the end"
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
