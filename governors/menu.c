@@ -38,7 +38,7 @@
 
 #define BUCKETS		6
 #define INTERVAL_SHIFT	3
-#define INTERVALS	(1UL << INTERVAL_SHIFT)	/* the kernel's, default */
+#define INTERVALS	(1UL << INTERVAL_SHIFT)	/* the kernel's value */
 #define MAX_INTERVALS	16			/* largest "intervals" */
 #define RESOLUTION	1024
 #define DECAY		8
@@ -225,8 +225,9 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	predicted_ns = (u64)get_typical_interval(dev, data) * NSEC_PER_USEC;
 	if (predicted_ns > (u64)RESIDENCY_THRESHOLD_NS ||
 	    tick_nohz_tick_stopped()) {
-		u64 unity = (u64)data->resolution * data->decay;
-		unsigned int timer_us;
+		u64 unity_ns = (u64)data->resolution * data->decay *
+			       NSEC_PER_USEC;
+		unsigned int cf, timer_us;
 
 		delta = tick_nohz_get_sleep_length(&delta_tick);
 		gov_explain(dev, "menu: sleep_length=%lld delta_tick=%lld%s",
@@ -245,14 +246,13 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		 * product wraps for sleep lengths near KTIME_MAX and the
 		 * quotient is truncated to 32 bits, as in the kernel.
 		 */
-		timer_us = (unsigned int)((unity * NSEC_PER_USEC / 2 +
-					   data->next_timer_ns *
-					   data->correction_factor[data->bucket]) /
-					  (unity * NSEC_PER_USEC));
+		cf = data->correction_factor[data->bucket];
+		timer_us = (unsigned int)((unity_ns / 2 +
+					   data->next_timer_ns * cf) / unity_ns);
 		gov_explain(dev, "menu: typical=%llu ns, bucket %u, "
 			    "correction factor %u, timer_us %u",
-			    (unsigned long long)predicted_ns, data->bucket,
-			    data->correction_factor[data->bucket], timer_us);
+			    (unsigned long long)predicted_ns, data->bucket, cf,
+			    timer_us);
 		if ((u64)timer_us * NSEC_PER_USEC < predicted_ns)
 			predicted_ns = (u64)timer_us * NSEC_PER_USEC;
 		/*
@@ -260,8 +260,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		 * CPU in a shallow state for long: use the timer instead.
 		 */
 		if (tick_nohz_tick_stopped() && predicted_ns < (u64)TICK_NSEC) {
-			gov_explain(dev, "menu: tick stopped and predicted %llu "
-				    "< TICK_NSEC: predicted = next_timer_ns",
+			gov_explain(dev, "menu: tick stopped and predicted "
+				    "%llu < TICK_NSEC: predicted = next_timer_ns",
 				    (unsigned long long)predicted_ns);
 			predicted_ns = data->next_timer_ns;
 		}
@@ -270,7 +270,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		data->next_timer_ns = KTIME_MAX;
 		delta_tick = TICK_NSEC / 2;
 		data->bucket = BUCKETS - 1;
-		gov_explain(dev, "menu: typical=%llu ns <= %ld and tick running: "
+		gov_explain(dev, "menu: typical=%llu ns <= %ld, tick running: "
 			    "sleep length not queried, next_timer=KTIME_MAX, "
 			    "bucket %u, delta_tick=%lld",
 			    (unsigned long long)predicted_ns,
@@ -334,7 +334,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 		if (!tick_nohz_tick_stopped()) {
 			/* Shallow so far: keep the tick, decide again later. */
-			predicted_ns = (u64)drv->states[idx].target_residency_ns;
+			predicted_ns =
+				(u64)drv->states[idx].target_residency_ns;
 			why = "next state too deep, tick running: retain tick";
 			break;
 		}
@@ -367,9 +368,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			    drv->states[idx].flags & CPUIDLE_FLAG_POLLING ?
 			    "polling state" : "predicted < TICK_NSEC");
 
-		if (idx > 0 && drv->states[idx].target_residency_ns > delta_tick) {
-			gov_explain(dev, "menu: state %d residency > delta_tick "
-				    "%lld: walking back", idx,
+		if (idx > 0 &&
+		    drv->states[idx].target_residency_ns > delta_tick) {
+			gov_explain(dev, "menu: state %d residency > "
+				    "delta_tick %lld: walking back", idx,
 				    (long long)delta_tick);
 			for (i = idx - 1; i >= 0; i--) {
 				if (dev->states_usage[i].disable)
@@ -408,7 +410,7 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	struct menu_device *data = gov_data(dev);
 	int last_idx = dev->last_state_idx;
 	struct cpuidle_state *target = &drv->states[last_idx];
-	unsigned int new_factor, old_factor;
+	unsigned int new_factor, old_factor, interval_us;
 	u64 measured_ns;
 
 	if (data->tick_wakeup && data->next_timer_ns > (u64)TICK_NSEC) {
@@ -455,16 +457,16 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	data->correction_factor[data->bucket] = new_factor;
 
 	/* ktime_to_us(): s64 division, then truncation to u32. */
-	menu_update_intervals(data, (unsigned int)((s64)measured_ns /
-						    NSEC_PER_USEC));
+	interval_us = (unsigned int)((s64)measured_ns / NSEC_PER_USEC);
+	menu_update_intervals(data, interval_us);
 
 	gov_explain(dev, "menu: update: state %d residency=%llu tick_wakeup=%d "
 		    "poll_time_limit=%d -> measured %llu ns; bucket %u factor "
 		    "%u -> %u; interval %u us", last_idx,
-		    (unsigned long long)dev->last_residency_ns, data->tick_wakeup,
-		    dev->poll_time_limit ? 1 : 0,
+		    (unsigned long long)dev->last_residency_ns,
+		    data->tick_wakeup, dev->poll_time_limit ? 1 : 0,
 		    (unsigned long long)measured_ns, data->bucket, old_factor,
-		    new_factor, (unsigned int)((s64)measured_ns / NSEC_PER_USEC));
+		    new_factor, interval_us);
 }
 
 /*
