@@ -209,6 +209,8 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		env->sleep_length_queried = false;
 		env->hindsight_idle_ns = in.remain;
 
+		if (__builtin_expect(explain, 0))
+			dev->explain = &rc->ex->gov;
 		idx = ops->select(drv, dev, &stop);
 		if (idx < 0 || idx >= drv->state_count) {
 			sc->invalid++;
@@ -249,6 +251,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		env->got_tick = cause == WAKE_TICK;
 		if (ops->reflect)
 			ops->reflect(dev, idx);
+		dev->explain = NULL;
 
 		if (sleep_exact)
 			sc->sleep_exact++;

@@ -21,6 +21,7 @@
 
 #include "cstate.h"
 #include "error.h"
+#include "explain.h"
 #include "trace.h"
 
 #define REPLAY_MAX_GOV		16
@@ -107,6 +108,7 @@ struct replay_explain {
 	u64	from, to;		/* inclusive */
 	u64	base_ns;		/* trace start for by_time */
 	FILE	*out;
+	struct idl_explain gov;		/* the governors' own lines */
 };
 
 struct replay_gov_cpu {

@@ -285,6 +285,7 @@ static int run_unit(struct work *w, size_t unit, struct idl_err *err)
 		ex.to = w->o->explain_to;
 		ex.base_ns = tr->meta.start_ns;
 		ex.out = tr->explain[unit];
+		idl_explain_init(&ex.gov, ex.out, "      | ");
 		rc->ex = &ex;
 	}
 	ret = run_source(w, tr, rc, res->cpu, err);
