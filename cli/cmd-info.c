@@ -203,7 +203,8 @@ static json_t *json_meta(const struct trace_meta *m)
 	json_object_set_new(o, "latency_req_ns",
 			    m->latency_req_ns < 0 ? json_null() :
 			    json_integer(m->latency_req_ns));
-	json_object_set_new(o, "start_ns", json_integer((json_int_t)m->start_ns));
+	json_object_set_new(o, "start_ns",
+			    json_integer((json_int_t)m->start_ns));
 	json_object_set_new(o, "end_ns", json_integer((json_int_t)m->end_ns));
 	json_object_set_new(o, "nr_periods",
 			    json_integer((json_int_t)m->nr_periods));
