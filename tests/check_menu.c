@@ -7,8 +7,9 @@
  * The governor is driven only through the public API: a cpuidle_driver, a
  * zeroed cpuidle_device, an idl_env, idl_governor_parse/attach and ops.
  *
- * Tables (latency/residency in us), verified against
- * corpus/tables/intel_idle_tables.csv (skl_cstates):
+ * Tables (latency/residency in us), verified against the corpus:
+ * intel_idle_tables.csv skl_cstates, amd_acpi_idle_sysfs.csv rome0,
+ * arm_dt_idle_states.csv juno-r0 (linux_exit_latency/target_residency):
  *   SKL:  POLL 0/0, C1 2/2, C1E 10/20, C3 70/100, C6 85/200, C7s 124/800,
  *         C8 200/800, C9 480/5000, C10 890/5000
  *   AMD (rome, acpi_idle): POLL 0/0, C1 1/2, C2 400/800
