@@ -122,13 +122,22 @@ static void explain_seg(struct replay_cpu *rc, int gi, unsigned int nsel,
 		s->table.states[orc].name, vs_name[vs], miss_name[miss]);
 }
 
+/* The period's own oracle choice and bin, computed once per period. */
+struct period_ctx {
+	s64	dur, tick0;
+	int	orc, bin;
+	bool	tick_exact, explain;
+};
+
 static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
-		      const struct seg_in *in, int idx, s64 seg, int cause,
-		      enum idl_miss miss, int *orc_out, int *vs_out)
+		      const struct period_ctx *pc, const struct seg_in *in,
+		      int idx, s64 seg, int cause, enum idl_miss miss,
+		      int *orc_out, int *vs_out)
 {
 	const struct replay_setup *s = rc->setup;
 	s64 lat = s->table.states[idx].exit_latency_ns;
-	int orc = replay_oracle_state(s, in->remain);
+	int orc = in->remain == pc->dur ? pc->orc :
+		  replay_oracle_state(s, in->remain);
 	s64 olat = s->table.states[orc].exit_latency_ns;
 	int vs = idx == orc ? REPLAY_SAME :
 		 idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
@@ -140,7 +149,7 @@ static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
 		sc->above[idx]++;
 	else if (miss == IDL_MISS_BELOW)
 		sc->below[idx]++;
-	sc->seg_hist[replay_state_bin(s, seg)]++;
+	sc->seg_hist[seg == pc->dur ? pc->bin : replay_state_bin(s, seg)]++;
 	sc->vs[vs][idx]++;
 	sc->vs_cause[vs][cause]++;
 	sc->wake[cause][idx]++;
@@ -175,7 +184,7 @@ static void score_agreement(struct replay_cpu *rc, struct replay_score *sc,
 }
 
 static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
-		    s64 dur, s64 tick0, bool tick_exact, bool explain)
+		    const struct period_ctx *pc)
 {
 	const struct replay_setup *s = rc->setup;
 	const struct idl_governor_ops *ops = s->gov[gi].ops;
@@ -185,7 +194,8 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	struct idl_env *env = &rc->env;
 	bool sleep_exact = p->flags & IP_SLEEP_EXACT;
 	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
-	s64 elapsed = 0, next_tick = tick0, t = s->tick_nsec;
+	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
+	bool explain = pc->explain;
 	bool stopped = false;
 	unsigned int nsel;
 
@@ -255,9 +265,9 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 
 		if (sleep_exact)
 			sc->sleep_exact++;
-		if (tick_exact)
+		if (pc->tick_exact)
 			sc->tick_exact++;
-		score_seg(rc, sc, &in, idx, seg, cause, miss, &orc, &vs);
+		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
 		if (!nsel)
 			score_agreement(rc, sc, idx, seg, miss);
 		if (__builtin_expect(explain, 0))
@@ -319,25 +329,26 @@ static void process(struct replay_cpu *rc)
 	const struct replay_setup *s = rc->setup;
 	const struct idle_period *p = &rc->cur;
 	struct replay_workload *wl = &rc->wl;
-	s64 dur = (s64)(p->exit_ns - p->entry_ns), tick0;
-	bool tick_exact, explain = in_window(rc);
-	int orc, gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ?
-			     p->wake_cause : 0;
+	struct period_ctx pc;
+	int gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 
 	idl_env_set_current(&rc->env);
-	tick0 = first_tick(s, p, &tick_exact);
+	pc.dur = (s64)(p->exit_ns - p->entry_ns);
+	pc.tick0 = first_tick(s, p, &pc.tick_exact);
+	pc.orc = replay_oracle_state(s, pc.dur);
+	pc.bin = replay_state_bin(s, pc.dur);
+	pc.explain = in_window(rc);
 	wl->merged++;
-	wl->idle_ns += (u64)dur;
+	wl->idle_ns += (u64)pc.dur;
 	wl->cause[cause]++;
-	wl->hist[replay_state_bin(s, dur)]++;
+	wl->hist[pc.bin]++;
 	if (p->flags & IP_SLEEP_EXACT)
 		wl->sleep_exact++;
-	if (tick_exact)
+	if (pc.tick_exact)
 		wl->tick_exact++;
-	orc = replay_oracle_state(s, dur);
-	wl->oracle_entries[orc]++;
-	wl->oracle_res[orc] += (u64)dur;
-	wl->oracle_lat_ns += (u64)s->table.states[orc].exit_latency_ns;
+	wl->oracle_entries[pc.orc]++;
+	wl->oracle_res[pc.orc] += (u64)pc.dur;
+	wl->oracle_lat_ns += (u64)s->table.states[pc.orc].exit_latency_ns;
 	if (rc->first.state >= 0) {
 		wl->known_state++;
 		if (rc->first.flags & IP_MISS_ABOVE)
@@ -345,10 +356,10 @@ static void process(struct replay_cpu *rc)
 		if (rc->first.flags & IP_MISS_BELOW)
 			wl->kernel_below++;
 	}
-	if (__builtin_expect(explain, 0))
-		explain_period(rc, dur, tick0);
+	if (__builtin_expect(pc.explain, 0))
+		explain_period(rc, pc.dur, pc.tick0);
 	for (gi = 0; gi < s->ngov; gi++)
-		run_gov(rc, gi, p, dur, tick0, tick_exact, explain);
+		run_gov(rc, gi, p, &pc);
 	rc->prev_exit = p->exit_ns;
 	rc->index++;
 	rc->have = false;

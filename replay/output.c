@@ -566,6 +566,26 @@ static void text_states(FILE *f, const struct replay_trace *tr)
 	}
 }
 
+/* Mean exit latency by wake cause, for the causes that occurred. */
+static void text_causes(FILE *f, const struct replay_trace *tr)
+{
+	char label[64];
+	int c, gi, i;
+
+	for (c = 0; c < REPLAY_NCAUSE; c++) {
+		u64 n = 0;
+
+		for (gi = 0; gi < tr->setup.ngov; gi++)
+			for (i = 0; i < tr->setup.table.count; i++)
+				n += tr->total[gi].wake[c][i];
+		if (!n)
+			continue;
+		snprintf(label, sizeof(label), "  mean ns, %s wakeups",
+			 cause_key(c));
+		text_row(f, tr, label, "latency_mean_ns", cause_key(c), 1);
+	}
+}
+
 static void text_card(FILE *f, const struct replay_trace *tr)
 {
 	text_header(f, tr);
@@ -587,6 +607,7 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 	text_row(f, tr, "  p99 ns", "latency_p99_ns", "all", 0);
 	text_row(f, tr, "  max ns", "latency_max_ns", "all", 0);
 	text_row(f, tr, "  total ns", "latency_total_ns", "all", 0);
+	text_causes(f, tr);
 	text_row(f, tr, "  excess over oracle ns", "latency_excess_ns", NULL,
 		 0);
 	text_row(f, tr, "  latency_req violations", "latency_req_violations",
