@@ -497,6 +497,102 @@ START_TEST(test_header_errors)
 }
 END_TEST
 
+/* Blocks of other CPUs are skipped by length: damage there goes unseen. */
+START_TEST(test_filter_skips_blocks)
+{
+	struct trace_reader *r;
+	struct idle_period p, q;
+	struct idl_err err;
+	unsigned char *b;
+	size_t len, off[32];
+	int nb, i, n = 0, victim = -1;
+
+	write_trace(path, SMALL_CPUS, SMALL_N, SMALL_BLK);
+	b = slurp(path, &len);
+	nb = block_offsets(b, len, off, 31);
+	for (i = 0; i < nb && victim < 0; i++)
+		if (rd32(b + off[i] + 4) == 1)
+			victim = i;
+	ck_assert_int_ge(victim, 0);
+	b[off[victim] + 24 + 5] ^= 0xff;	/* CPU 1's payload */
+	spit(path, b, len);
+	r = trace_reader_open(path, &err);
+	ck_assert_ptr_nonnull(r);
+	while (trace_reader_next(r, 0, &p, &err) == 1) {
+		make_period(0, (uint64_t)n++, &q);
+		p_eq(&p, &q);
+	}
+	ck_assert_int_eq(n, SMALL_N);
+	ck_assert_ptr_null(trace_reader_damage(r));
+	/* reading CPU 1 finds it */
+	ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+	n = 0;
+	while (trace_reader_next(r, 1, &p, &err) == 1)
+		n++;
+	ck_assert_ptr_nonnull(trace_reader_damage(r));
+	ck_assert_int_lt(n, SMALL_N);
+	trace_reader_close(r);
+	free(b);
+}
+END_TEST
+
+/* Full-width strings are cut to fit their C field; unknown tags skipped. */
+START_TEST(test_meta_edges)
+{
+	struct trace_meta m;
+	struct trace_writer *w;
+	struct trace_reader *r;
+	struct idl_err err;
+	unsigned char *b;
+	size_t len;
+	uint32_t mlen, c;
+
+	fill_meta(&m);
+	memset(m.kernel, 'k', sizeof(m.kernel));	/* no NUL at all */
+	memset(m.table.states[2].name, 'n', sizeof(m.table.states[2].name));
+	w = trace_writer_create(path, &m, &err);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_writer_close(w, &err), 0);
+	r = trace_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	ck_assert_uint_eq(strlen(trace_reader_meta(r)->kernel), 127);
+	ck_assert_uint_eq(strlen(trace_reader_meta(r)->table.states[2].name),
+			  15);
+	trace_reader_close(r);
+
+	/* append tag 999 (5 bytes) to the metadata, fix both CRCs */
+	b = slurp(path, &len);
+	mlen = rd32(b + 16);
+	memcpy(b + 32 + mlen, "\xe7\x03\x05\x00hello", 9);
+	mlen += 9;
+	b[16] = (unsigned char)mlen;
+	b[17] = (unsigned char)(mlen >> 8);
+	c = idl_crc32(0, b + 32, mlen);
+	memcpy(b + 20, &c, 4);	/* little-endian host (x86, arm64) */
+	c = idl_crc32(0, b, 28);
+	memcpy(b + 28, &c, 4);
+	spit(path, b, len);
+	r = trace_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	ck_assert_int_eq(trace_reader_meta(r)->table.count, 3);
+	trace_reader_close(r);
+
+	/* a known tag with a wrong length is an error at its offset */
+	b[32 + mlen - 9] = 7;	/* tag 7 = hz, u32, but 5 bytes long */
+	b[32 + mlen - 8] = 0;
+	c = idl_crc32(0, b + 32, mlen);
+	memcpy(b + 20, &c, 4);
+	c = idl_crc32(0, b, 28);
+	memcpy(b + 28, &c, 4);
+	spit(path, b, len);
+	ck_assert_ptr_null(trace_reader_open(path, &err));
+	ck_assert_int_eq(err.status, 2);
+	snprintf((char *)b, 64, "offset %u: metadata tag 7", 32 + mlen - 9);
+	ck_assert_msg(strstr(err.msg, (char *)b), "%s", err.msg);
+	free(b);
+}
+END_TEST
+
 /* ---- streaming in bounded memory --------------------------------------- */
 
 static long max_rss_kb(void)
@@ -573,6 +669,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_truncate_every_byte);
 	tcase_add_test(tc, test_bit_flips);
 	tcase_add_test(tc, test_header_errors);
+	tcase_add_test(tc, test_filter_skips_blocks);
+	tcase_add_test(tc, test_meta_edges);
 	tcase_add_test(tc, test_big_streaming);
 	suite_add_tcase(s, tc);
 	return s;
