@@ -27,6 +27,7 @@ const char *replay_default_trace(void)
 		IDLELAB_SRCDIR "/traces/data/default.idl",
 		IDLELAB_DATADIR "/default.idl",
 		IDLELAB_DATADIR "/traces/default.idl",
+		IDLELAB_DATADIR "/traces/data/default.idl",
 	};
 	size_t i;
 

@@ -233,6 +233,61 @@ START_TEST(test_oracle_1ms)
 END_TEST
 
 /*
+ * The other miss classes on the same ten 1 ms periods, with "fixed"
+ * stopping the tick:
+ *  - C9 (480/5000 us): 1 ms < 5 ms target and shallower states exist:
+ *    above 10 times; deeper than the oracle's C8: too deep 10 times.
+ *    Latency 10 x 480 us = 4.8 ms; excess over C8's 200 us: 10 x 280 us.
+ *    Energy: P(C9) = 1 - kappa (2.21875 + 0.056), E(C9) = kappa * 480 us;
+ *    regret against ten C8 periods (test_oracle_1ms).
+ *  - C1E (10/20 us): 1 ms - 10 us >= C3's 100 us: below 10 times, too
+ *    shallow 10 times; latency 10 x 10 us, no excess.
+ */
+START_TEST(test_miss_classes)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct replay_energy m;
+	const struct replay_score *c9, *c1e;
+	double kappa = 0.9 / 2.35675, e9, e8;
+	int i;
+
+	setup_skl(&s);
+	add_fixed(&s, 7, true);
+	add_fixed(&s, 2, true);
+	init_skl(&s);
+	rc = start(&s);
+	for (i = 0; i < 10; i++) {
+		struct idle_period p = period((u64)(i + 1) * 2 * MS, MS,
+					      TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+		replay_cpu_feed(rc, &p);
+	}
+	replay_cpu_finish(rc);
+	c9 = &rc->g[0].sc;
+	c1e = &rc->g[1].sc;
+	ck_assert_uint_eq(c9->above[7], 10);
+	ck_assert_uint_eq(c9->below[7], 0);
+	ck_assert_uint_eq(c9->vs[REPLAY_DEEP][7], 10);
+	ck_assert_uint_eq(c9->vs_cause[REPLAY_DEEP][WAKE_IRQ], 10);
+	ck_assert_uint_eq(c9->excess_lat_ns, 10 * 280 * US);
+	ck_assert_uint_eq(c1e->below[2], 10);
+	ck_assert_uint_eq(c1e->above[2], 0);
+	ck_assert_uint_eq(c1e->vs[REPLAY_SHALLOW][2], 10);
+	ck_assert_uint_eq(c1e->excess_lat_ns, 0);
+	ck_assert_uint_eq(c1e->wake[WAKE_IRQ][2], 10);
+	replay_energy_model(&s.table, &m);
+	e9 = 10 * ((1 - kappa * 2.27475) * 1e6 + kappa * 480000) / 1e6;
+	e8 = 10 * ((1 - kappa * 2.21875) * 1e6 + kappa * 200000) / 1e6;
+	ck_assert_double_eq_tol(replay_energy_of(&m, c9->entries,
+						 c9->residency_ns, 9), e9, 1e-9);
+	ck_assert_double_eq_tol(replay_energy_of(&m, rc->wl.oracle_entries,
+						 rc->wl.oracle_res, 9), e8, 1e-9);
+	ck_assert(e9 > e8);
+	free(rc);
+}
+END_TEST
+
+/*
  * The same 1 ms periods with what-ifs, still the oracle:
  *  - C8 disabled: the deepest fit is C7s (800 us): 10 entries of state 5.
  *  - latency_req 100 us: C7s (124 us) and deeper are not allowed: C6
@@ -633,6 +688,7 @@ static Suite *replay_suite(void)
 	TCase *tc = tcase_create("engine");
 
 	tcase_add_test(tc, test_oracle_1ms);
+	tcase_add_test(tc, test_miss_classes);
 	tcase_add_test(tc, test_oracle_whatif);
 	tcase_add_test(tc, test_tick_split);
 	tcase_add_test(tc, test_tick_stop);
