@@ -73,19 +73,23 @@ static double parse_secs(const char *s)
 }
 
 static void fill_meta(struct trace_meta *m, const struct cstate_table *t,
-		      const struct synth_params *p, const char *machine,
+		      const struct synth_params *p, const char *table_opt,
 		      const char *pattern)
 {
+	int n;
+
 	trace_meta_init(m);
 	m->table = *t;
 	snprintf(m->driver, sizeof(m->driver), "%s", t->driver);
 	snprintf(m->clock, sizeof(m->clock), "synthetic");
 	snprintf(m->tool, sizeof(m->tool), "idlelab %s", PACKAGE_VERSION);
-	snprintf(m->source, sizeof(m->source),
-		 "synth --machine %s --pattern %s --cpus %" PRIu32
-		 " --duration %.9g --seed %" PRIu64 " --hz %" PRIu32,
-		 machine, pattern, p->nr_cpus, (double)p->duration_ns / 1e9,
-		 p->seed, p->hz);
+	n = snprintf(m->source, sizeof(m->source),
+		     "synth %s --pattern %s --cpus %" PRIu32
+		     " --duration %.9g --seed %" PRIu64 " --hz %" PRIu32,
+		     table_opt, pattern, p->nr_cpus,
+		     (double)p->duration_ns / 1e9, p->seed, p->hz);
+	if (n >= (int)sizeof(m->source))	/* long paths: mark the cut */
+		memcpy(m->source + sizeof(m->source) - 4, "...", 4);
 	m->hz = p->hz;
 	m->nr_cpus = p->nr_cpus;
 	m->start_ns = 0;
@@ -113,6 +117,7 @@ int cmd_synth(int argc, char **argv)
 	const char *pattern = SYNTH_DEFAULT_PATTERN;
 	struct cstate_table table;
 	struct synth_spec spec;
+	char what[200];
 	struct trace_meta meta;
 	struct trace_writer *w;
 	struct idl_err err;
@@ -163,7 +168,9 @@ int cmd_synth(int argc, char **argv)
 		idl_err_print(&err);
 		return err.status;
 	}
-	fill_meta(&meta, &table, &p, machine ? machine : states, pattern);
+	snprintf(what, sizeof(what), "%s %s", states ? "--states" : "--machine",
+		 states ? states : machine);
+	fill_meta(&meta, &table, &p, what, pattern);
 	w = trace_writer_create(out, &meta, &err);
 	if (!w) {
 		idl_err_print(&err);

@@ -82,6 +82,24 @@ assert d["damage"] is None
 EOF
 fi
 
+# --- a table file: disabled state and power data travel into the trace ----
+cat >"$tmp/t.table" <<'EOF'
+name "tiny"
+driver "acpi_idle"
+power_unit mW
+state 0 "POLL" 0 0 flags=polling power=2000
+state 1 "C1" 1 2 power=800 entry_energy=0.5
+state 2 "C3" 100 300 disabled power=100 entry_energy=25
+EOF
+expect 0 "$IDLELAB" synth -o "$tmp/t.trace" --states "$tmp/t.table" \
+	--duration 0.1 --cpus 1
+expect 0 "$IDLELAB" info "$tmp/t.trace"
+has "$tmp/out" "source: synth --states $tmp/t.table --pattern periodic"
+has "$tmp/out" "C-state table: tiny"
+has "$tmp/out" "driver acpi_idle, power mW / uJ"
+has "$tmp/out" " 2 C3 100.000 300.000 0 yes 100 25"
+has "$tmp/out" " 1 C1 1.000 2.000 0 no 800 0.5"
+
 # --- reproducible ------------------------------------------------------------
 for f in r1 r2; do
 	expect 0 "$IDLELAB" synth -o "$tmp/$f.trace" --machine skx --cpus 3 \

@@ -368,10 +368,12 @@ static int parse_term(struct synth_spec *s, const char *name,
 				return -1;
 		return 0;
 	}
-	if (!strcmp(name, "poisson") || !strcmp(name, "pingpong"))
+	if (!strcmp(name, "poisson"))
 		return n == 1 && rate_ok(v[0]) ?
-		       add_src(s, name[1] == 'o' ? SYNTH_POISSON :
-			       SYNTH_PINGPONG, v[0], irq) : -1;
+		       add_src(s, SYNTH_POISSON, v[0], irq) : -1;
+	if (!strcmp(name, "pingpong"))
+		return n == 1 && rate_ok(v[0]) ?
+		       add_src(s, SYNTH_PINGPONG, v[0], 0) : -1;
 	if (!strcmp(name, "bursty")) {
 		if (n != 3 || v[0] <= 0 || v[1] < 0 || !rate_ok(v[2]) ||
 		    v[0] + v[1] > 1e6 || add_src(s, SYNTH_BURSTY, v[2], irq))
