@@ -84,7 +84,7 @@ static int get_function(const struct line_ctx *l, struct raw_event *e)
 
 	if (!s)
 		return bad(l, "no function= field");
-	while (s[n] && s[n] != ' ' && s[n] != '+' && n < sizeof(name) - 1) {
+	while (s[n] && !strchr(" +/\t", s[n]) && n < sizeof(name) - 1) {
 		name[n] = s[n];
 		n++;
 	}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The event model on hand-built event sequences.  Every expected value
+ * is worked out in the comments from the rules of doc/importing.md and
+ * the kernel facts of the governors spec (§4.2), not from the code.
+ * HZ = 250 throughout: TICK_NSEC = 4 000 000 ns.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define MAXP	16
+#define HRW	2900147900U	/* FNV-1a("hrtimer_wakeup"), by python */
+#define PTO	3785204466U	/* FNV-1a("process_timeout") */
+#define TICK0	0x1000		/* tick hrtimer of CPU 0 */
+#define TICK1	0x1100
+
+static struct idle_period got[MAXP];
+static int ngot;
+
+static int collect(void *ctx, const struct idle_period *p,
+		   struct idl_err *err)
+{
+	(void)ctx;
+	(void)err;
+	ck_assert_int_lt(ngot, MAXP);
+	got[ngot++] = *p;
+	return 0;
+}
+
+static struct model *mk(bool mono)
+{
+	struct model_opts o = { .hz = 250, .clock_is_mono = mono,
+				.poll_state = -1 };
+	struct idl_err err;
+	struct model *m = model_create(&o, collect, NULL, &err);
+
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	return m;
+}
+
+/* ---- event builders */
+static struct raw_event ev(uint16_t type, uint64_t ts, uint32_t cpu)
+{
+	struct raw_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = type;
+	e.ts = ts;
+	e.cpu = cpu;
+	return e;
+}
+
+static struct raw_event idle(uint64_t ts, uint32_t cpu, uint32_t state)
+{
+	struct raw_event e = ev(EV_CPU_IDLE, ts, cpu);
+
+	e.idle.state = state;
+	e.idle.cpu_id = cpu;
+	return e;
+}
+
+static struct raw_event hr(uint16_t type, uint64_t ts, uint32_t cpu,
+			   uint64_t ptr, int64_t expires, bool tick,
+			   uint32_t fn)
+{
+	struct raw_event e = ev(type, ts, cpu);
+
+	e.timer.timer = ptr;
+	e.timer.expires = expires;
+	e.timer.is_tick = tick;
+	e.timer.fn = fn;
+	if (type == EV_HRTIMER_EXPIRE_ENTRY) {
+		e.timer.now = (uint64_t)expires;
+		e.timer.has_now = true;
+	}
+	return e;
+}
+
+static struct raw_event wheel(uint64_t ts, uint32_t cpu, uint64_t ptr,
+			      uint64_t now_j, uint64_t bucket, uint32_t flags)
+{
+	struct raw_event e = ev(EV_TIMER_START, ts, cpu);
+
+	e.timer.timer = ptr;
+	e.timer.expires = (int64_t)bucket;
+	e.timer.bucket_expiry = bucket;
+	e.timer.has_bucket = true;
+	e.timer.now = now_j;
+	e.timer.has_now = true;
+	e.timer.flags = flags;
+	e.timer.fn = PTO;
+	return e;
+}
+
+static struct raw_event sw(uint64_t ts, uint32_t cpu, int prev, int next)
+{
+	struct raw_event e = ev(EV_SCHED_SWITCH, ts, cpu);
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	return e;
+}
+
+static void feed(struct model *m, const struct raw_event *e, int n)
+{
+	struct idl_err err;
+	int i;
+
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(model_feed(m, &e[i], &err), 0);
+}
+
+static void finish(struct model *m)
+{
+	struct idl_err err;
+
+	ck_assert_int_eq(model_finish(m, &err), 0);
+}
+
+/*
+ * CPU 0 goes idle at 2 ms with hrtimer_wakeup armed for 5 ms and the tick
+ * armed for 4 ms.  Sleep length = 5 - 2 = 3 ms (the tick is excluded),
+ * delta_tick = 4 - 2 = 2 ms, both exact.  The hrtimer interrupt at 5 ms
+ * runs after the exit: wake cause hrtimer, detail = hash of its name.
+ */
+START_TEST(test_sleep_is_programmed_timer)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		sw(1000, 0, 42, 0),
+		hr(EV_HRTIMER_START, 500000, 0, 0x2000, 5000000, false, HRW),
+		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
+		idle(2000000, 0, 1),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 4000100, 0, TICK0, 4000000, true, 1),
+		idle(4000300, 0, 1),
+		idle(5000050, 0, EV_IDLE_EXIT),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 5000060, 0, 0x2000, 5000000, false,
+		   HRW),
+	};
+
+	feed(m, e, 8);
+	finish(m);
+	/* the first period (2 ms .. tick at 4 ms) has no exit: dropped */
+	ck_assert_int_eq(model_get_stats(m)->no_exit, 1);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_uint_eq(got[0].entry_ns, 4000300);
+	ck_assert_uint_eq(got[0].exit_ns, 5000050);
+	ck_assert_int_eq(got[0].sleep_length_ns, 5000000 - 4000300);
+	/* the tick fired at 4 ms and was not re-armed: no tick pending,
+	 * next event = the hrtimer */
+	ck_assert_int_eq(got[0].delta_tick_ns, 5000000 - 4000300);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_HRTIMER);
+	ck_assert_uint_eq(got[0].wake_detail, HRW);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	ck_assert(got[0].flags & IP_TICK_EXACT);
+	ck_assert(!(got[0].flags & IP_GOT_TICK));
+	model_free(m);
+}
+END_TEST
+
+/* A tick wakeup: tick at 4 ms, other timer at 9 ms, idle from 3 ms. */
+START_TEST(test_tick_wakeup)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		sw(1000, 0, 42, 0),
+		hr(EV_HRTIMER_START, 500000, 0, 0x2000, 9000000, false, HRW),
+		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
+		idle(3000000, 0, 1),
+		idle(4000020, 0, EV_IDLE_EXIT),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 4000030, 0, TICK0, 4000000, true, 1),
+		hr(EV_HRTIMER_START, 4000040, 0, TICK0, 8000000, true, 1),
+		idle(4000100, 0, 1),
+	};
+
+	feed(m, e, 8);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 6000000);	/* 9 - 3 */
+	ck_assert_int_eq(got[0].delta_tick_ns, 1000000);	/* 4 - 3 */
+	ck_assert_int_eq(got[0].wake_cause, WAKE_TICK);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	ck_assert(!(got[0].flags & IP_TICK_STOPPED));
+	ck_assert_int_eq(model_get_stats(m)->partial_end, 1);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Wheel timers: jiffy 1000 seen at 10 ms, the tick grid at multiples of
+ * 4 ms, so jiffy 1000 starts at 8 ms and jiffy J at 8 + 4 (J - 1000) ms.
+ * A timer for CPU 1 (flags low bits = 1) in bucket 1003 expires at 20 ms;
+ * a deferrable one (bucket 1002) and one for CPU 0 (bucket 1002) do not
+ * count.  CPU 1 idle at 11 ms: sleep = 20 - 11 = 9 ms, exact.
+ */
+START_TEST(test_wheel_timer_cpu_flags)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 1, TICK1, 12000000, true, 1),
+		wheel(10000000, 0, 0x3000, 1000, 1003, 1 | (3U << 22)),
+		wheel(10000100, 1, 0x3100, 1000, 1002,
+		      1 | EV_TIMER_DEFERRABLE),
+		wheel(10000200, 1, 0x3200, 1000, 1002, 0),
+		idle(11000000, 1, 1),
+		idle(11500000, 1, EV_IDLE_EXIT),
+	};
+
+	feed(m, e, 6);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_uint_eq(got[0].cpu, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 9000000);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	ck_assert_int_eq(got[0].delta_tick_ns, 1000000);	/* 12 - 11 */
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Spec §4.2: with the tick running, a wheel timer due within one jiffy
+ * of the last jiffies update makes the kernel return delta_next (time to
+ * the next programmed event) as the sleep length.  Jiffy 1000 is current
+ * at 9 ms and the timer is in bucket 1001 (12 ms); the tick was re-armed
+ * for 10 ms: sleep = delta_tick = 10 - 9 = 1 ms, not 12 - 9 = 3 ms.
+ */
+START_TEST(test_wheel_within_a_jiffy)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 0, TICK0, 12000000, true, 1),
+		wheel(8500000, 0, 0x3000, 1000, 1001, 0),
+		hr(EV_HRTIMER_START, 8600000, 0, TICK0, 10000000, true, 1),
+		idle(9000000, 0, 1),
+		idle(9500000, 0, EV_IDLE_EXIT),
+	};
+
+	feed(m, e, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].delta_tick_ns, 1000000);
+	ck_assert_int_eq(got[0].sleep_length_ns, 1000000);
+	model_free(m);
+}
+END_TEST
+
+/* An exit without entry and an entry without exit are not emitted. */
+START_TEST(test_partial_periods)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		idle(1000, 0, EV_IDLE_EXIT),
+		idle(2000, 1, 1),
+		idle(3000, 1, EV_IDLE_EXIT),
+		idle(4000, 0, 1),
+	};
+
+	feed(m, e, 4);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_uint_eq(got[0].cpu, 1);
+	ck_assert_int_eq(model_get_stats(m)->partial_start, 1);
+	ck_assert_int_eq(model_get_stats(m)->partial_end, 1);
+	/* no timers known: no sleep length, not exact */
+	ck_assert_int_eq(got[0].sleep_length_ns, TRACE_NO_TIMER);
+	ck_assert(!(got[0].flags & IP_SLEEP_EXACT));
+	model_free(m);
+}
+END_TEST
+
+/* cpu_idle_miss flags the period that just ended on that CPU. */
+START_TEST(test_miss_flags)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		idle(1000, 0, 2),
+		idle(5000, 0, EV_IDLE_EXIT),
+		ev(EV_CPU_IDLE_MISS, 5100, 0),
+		idle(6000, 0, 1),
+		idle(9000, 0, EV_IDLE_EXIT),
+		ev(EV_CPU_IDLE_MISS, 9100, 0),
+	};
+
+	e[2].miss.cpu_id = 0;
+	e[2].miss.state = 2;
+	e[2].miss.below = false;
+	e[5].miss.cpu_id = 0;
+	e[5].miss.state = 1;
+	e[5].miss.below = true;
+	feed(m, e, 6);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].state, 2);
+	ck_assert(got[0].flags & IP_MISS_ABOVE);
+	ck_assert(!(got[0].flags & IP_MISS_BELOW));
+	ck_assert(got[1].flags & IP_MISS_BELOW);
+	model_free(m);
+}
+END_TEST
+
+/* IRQ after exit within the window; an IPI sent during the period. */
+START_TEST(test_irq_and_ipi_causes)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		idle(1000, 1, 1),
+		idle(50000, 1, EV_IDLE_EXIT),
+		ev(EV_IRQ_HANDLER_ENTRY, 52000, 1),
+		idle(100000, 1, 1),
+		ev(EV_IPI_SEND_CPU, 150000, 0),
+		idle(151000, 1, EV_IDLE_EXIT),
+		idle(200000, 1, 1),
+		idle(300000, 1, EV_IDLE_EXIT),
+		/* 150 us after the exit: outside the 100 us window */
+		ev(EV_IRQ_HANDLER_ENTRY, 450000, 1),
+	};
+
+	e[2].irq.irq = 36;
+	e[4].ipi.target = 1;
+	e[8].irq.irq = 7;
+	feed(m, e, 9);
+	finish(m);
+	ck_assert_int_eq(ngot, 3);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_IRQ);
+	ck_assert_uint_eq(got[0].wake_detail, 36);
+	ck_assert_int_eq(got[1].wake_cause, WAKE_IPI);
+	ck_assert_uint_eq(got[1].wake_detail, 0);	/* sender CPU */
+	ck_assert_int_eq(got[2].wake_cause, WAKE_UNKNOWN);
+	model_free(m);
+}
+END_TEST
+
+/* A timer fires whose start was not seen: sleep = fire - entry. */
+START_TEST(test_unknown_timer)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 0, 0x2000, 90000000, false, HRW),
+		idle(1000000, 0, 1),
+		idle(3000000, 0, EV_IDLE_EXIT),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 3000010, 0, 0x2100, 3000000, false,
+		   PTO),
+	};
+
+	feed(m, e, 4);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_HRTIMER);
+	ck_assert_int_eq(got[0].sleep_length_ns, 2000010);
+	ck_assert(!(got[0].flags & IP_SLEEP_EXACT));
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Tick stopped: tick_stop during the first iteration after select, so the
+ * first period is not "stopped at entry" and sees the tick as it was
+ * (4 ms); the stop re-arms the tick to 20 ms.  The second period of the
+ * same idle loop is stopped and sees the re-armed tick.  After a switch
+ * to a task and back, the flag is clear again.
+ */
+START_TEST(test_tick_stopped)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		sw(100, 0, 42, 0),
+		hr(EV_HRTIMER_START, 200, 0, TICK0, 4000000, true, 1),
+		ev(EV_TICK_STOP, 1000000, 0),
+		hr(EV_HRTIMER_START, 1000100, 0, TICK0, 20000000, true, 1),
+		idle(1000200, 0, 1),
+		idle(2000000, 0, EV_IDLE_EXIT),
+		idle(2000500, 0, 1),
+		idle(3000000, 0, EV_IDLE_EXIT),
+		sw(3000100, 0, 0, 42),
+		sw(3500000, 0, 42, 0),
+		idle(3600000, 0, 1),
+		idle(3700000, 0, EV_IDLE_EXIT),
+	};
+
+	e[2].tick_stop.success = 1;
+	feed(m, e, 12);
+	finish(m);
+	ck_assert_int_eq(ngot, 3);
+	ck_assert(!(got[0].flags & IP_TICK_STOPPED));
+	ck_assert_int_eq(got[0].delta_tick_ns, 4000000 - 1000200);
+	ck_assert(got[1].flags & IP_TICK_STOPPED);
+	ck_assert_int_eq(got[1].delta_tick_ns, 20000000 - 2000500);
+	ck_assert(!(got[2].flags & IP_TICK_STOPPED));
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Trace clock = mono + 7 ms: the offset is learnt from an expiry
+ * ("now" 1 ms at trace time 8 ms), so a timer armed for mono 10 ms is
+ * 17 ms trace time; idle at 12 ms -> sleep 5 ms.
+ */
+START_TEST(test_clock_offset)
+{
+	struct model *m = mk(false);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 0, 0x2100, 1000000, false, PTO),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 8000000, 0, 0x2100, 1000000, false,
+		   PTO),
+		hr(EV_HRTIMER_START, 9000000, 0, 0x2000, 10000000, false, HRW),
+		idle(12000000, 0, 1),
+		idle(13000000, 0, EV_IDLE_EXIT),
+	};
+
+	feed(m, e, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 5000000);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	model_free(m);
+}
+END_TEST
+
+/* The sorter restores time order: shuffled input, same periods. */
+START_TEST(test_out_of_order)
+{
+	struct raw_event e[] = {
+		idle(3000, 1, EV_IDLE_EXIT),
+		idle(1000, 0, 1),
+		idle(2000, 1, 1),
+		idle(9000, 0, EV_IDLE_EXIT),
+		ev(EV_IRQ_HANDLER_ENTRY, 9050, 0),
+		idle(4000, 1, 2),
+		idle(8000, 1, EV_IDLE_EXIT),
+	};
+	struct model *m = mk(true);
+	struct idl_err err;
+	struct ev_sorter *s = ev_sorter_create(4, m, &err);
+	int i;
+
+	e[4].irq.irq = 5;
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i < 7; i++)
+		ck_assert_int_eq(ev_sorter_push(s, &e[i], &err), 0);
+	ck_assert_int_eq(ev_sorter_flush(s, &err), 0);
+	finish(m);
+	ck_assert_int_eq(ngot, 3);
+	ck_assert_int_eq(model_get_stats(m)->late_events, 0);
+	/* CPU 1's first period closes at its next entry (4000); the rest
+	 * close at the end, CPU 0 before CPU 1 */
+	ck_assert_uint_eq(got[0].cpu, 1);
+	ck_assert_uint_eq(got[0].entry_ns, 2000);
+	ck_assert_uint_eq(got[0].exit_ns, 3000);
+	ck_assert_uint_eq(got[1].cpu, 0);
+	ck_assert_uint_eq(got[1].exit_ns, 9000);
+	ck_assert_int_eq(got[1].wake_cause, WAKE_IRQ);
+	ck_assert_uint_eq(got[1].wake_detail, 5);
+	ck_assert_uint_eq(got[2].entry_ns, 4000);
+	ck_assert_int_eq(got[2].state, 2);
+	ev_sorter_free(s);
+	model_free(m);
+}
+END_TEST
+
+START_TEST(test_hz_estimate)
+{
+	struct hz_est h;
+	struct raw_event a = hr(EV_HRTIMER_START, 1, 0, TICK0, 8000000, true,
+				1);
+	struct raw_event b = hr(EV_HRTIMER_START, 2, 0, TICK0, 12000000, true,
+				1);
+
+	hz_est_init(&h);
+	ck_assert_uint_eq(hz_est_result(&h), 0);
+	hz_est_feed(&h, &a);
+	hz_est_feed(&h, &b);
+	ck_assert_uint_eq(hz_est_result(&h), 250);
+	ck_assert(ev_is_tick_function("tick_nohz_handler"));
+	ck_assert(ev_is_tick_function("tick_sched_timer"));
+	ck_assert(!ev_is_tick_function("hrtimer_wakeup"));
+	ck_assert_uint_eq(ev_name_hash("hrtimer_wakeup"), HRW);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_sleep_is_programmed_timer);
+	tcase_add_test(tc, test_tick_wakeup);
+	tcase_add_test(tc, test_wheel_timer_cpu_flags);
+	tcase_add_test(tc, test_wheel_within_a_jiffy);
+	tcase_add_test(tc, test_partial_periods);
+	tcase_add_test(tc, test_miss_flags);
+	tcase_add_test(tc, test_irq_and_ipi_causes);
+	tcase_add_test(tc, test_unknown_timer);
+	tcase_add_test(tc, test_tick_stopped);
+	tcase_add_test(tc, test_clock_offset);
+	tcase_add_test(tc, test_out_of_order);
+	tcase_add_test(tc, test_hz_estimate);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(model_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

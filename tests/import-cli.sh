@@ -1,0 +1,131 @@
+#!/bin/sh
+# idlelab import on small fixtures (doc/importing.md).  Expected numbers
+# are counted by hand from the fixture lines (see the comments).
+set -u
+: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+FX=$top_srcdir/tests/fixtures/import
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# value of "KEY": N in idlelab info --format json
+jv() { "$IDLELAB" info "$1" --format json |
+	sed -n "s/^ *\"$2\": \([0-9-]*\),\{0,1\}$/\1/p" | head -1; }
+expect() { # file key value
+	v=$(jv "$1" "$2")
+	[ "$v" = "$3" ] || bad "$1: $2 = '$v', expected $3"
+}
+imp() { "$IDLELAB" import "$@" 2>"$T/err"; }
+
+# ftrace-nsec.txt, by hand: CPU0 periods A (0.4-3.0005 ms, hrtimer_wakeup
+# fires after the exit), B (3.3-3.5 ms, irq 36 after the exit), C (3.6 ms,
+# no exit: dropped), D (4.0008 ms, still idle at the end); CPU1 starts
+# idle (exit first), E (0.5-3.16 ms) is woken by the IPI sent at 3.15 ms
+# and flagged above by cpu_idle_miss.  Unknown events are skipped.
+imp "$FX/ftrace-nsec.txt" -o "$T/a.idl" --machine vm-haltpoll --hz 250 ||
+	bad "ftrace import: $(cat "$T/err")"
+expect "$T/a.idl" nr_periods 3
+expect "$T/a.idl" hrtimer 1
+expect "$T/a.idl" irq 1
+expect "$T/a.idl" ipi 1
+expect "$T/a.idl" miss_above 1
+expect "$T/a.idl" sleep_exact 1		# only A had a known pending timer
+expect "$T/a.idl" sleep_no_timer 2
+grep -q 'partial periods not emitted: 1 at start, 1 at end; entries without exit: 1' \
+	"$T/err" || bad "partial/no-exit counts: $(cat "$T/err")"
+"$IDLELAB" info "$T/a.idl" --format json | sed -n '/"stats"/,$p' >"$T/a.stats"
+
+# The same file with CRLF line ends gives the same periods.
+sed 's/$/\r/' "$FX/ftrace-nsec.txt" >"$T/crlf.txt"
+imp "$T/crlf.txt" -o "$T/c.idl" --machine vm-haltpoll --hz 250 ||
+	bad "CRLF import: $(cat "$T/err")"
+"$IDLELAB" info "$T/c.idl" --format json | sed -n '/"stats"/,$p' >"$T/c.stats"
+cmp -s "$T/a.stats" "$T/c.stats" || bad "CRLF import differs"
+
+# trace-cmd report rendering of the same events: "version = 6" header,
+# cpus=2, usec timestamps, state=-1 exits, sched plugin formats.
+imp "$FX/report-usec.txt" -o "$T/r.idl" --machine vm-haltpoll --hz 250 ||
+	bad "report import: $(cat "$T/err")"
+expect "$T/r.idl" nr_periods 3
+expect "$T/r.idl" ipi 1
+expect "$T/r.idl" nr_cpus 2
+
+# Instances: buffer "foo" holds the 3 periods, the top buffer 1.
+imp "$FX/report-instances.txt" -o "$T/i.idl" --machine vm-haltpoll --hz 250 ||
+	bad "instance import: $(cat "$T/err")"
+expect "$T/i.idl" nr_periods 3
+imp "$FX/report-instances.txt" -o "$T/i2.idl" --machine vm-haltpoll \
+	--hz 250 --instance "" || bad "top buffer import: $(cat "$T/err")"
+expect "$T/i2.idl" nr_periods 1
+imp "$FX/report-instances.txt" -o "$T/i3.idl" --machine vm-haltpoll \
+	--instance nosuch && bad "unknown instance accepted"
+
+# The corpus trace-cmd report text (ARM Juno, no timer events): 237 entries
+# and 237 exits; 6 CPUs start idle and 6 end idle -> 231 periods.
+C=$top_srcdir/../shared/corpus/traces
+[ -d "$C" ] || C=/work/shared/corpus/traces
+if [ -f "$C/lisa_juno_r0_sched_load.report.txt" ]; then
+	imp "$C/lisa_juno_r0_sched_load.report.txt" -o "$T/l.idl" \
+		--machine juno || bad "LISA report: $(cat "$T/err")"
+	expect "$T/l.idl" nr_periods 231
+	grep -q 'no hrtimer events' "$T/err" ||
+		bad "missing-event note absent: $(cat "$T/err")"
+	imp "$C/lisa_juno_r0_sched_load.trace.dat" -o "$T/ld.idl" \
+		--machine juno || bad "LISA dat: $(cat "$T/err")"
+	expect "$T/ld.idl" nr_periods 231
+fi
+
+# trace.dat fixture (made by make-dat.sh): libtracecmd and the text of
+# trace-cmd report must give the same periods.
+imp "$FX/small.dat" -o "$T/d.idl" --machine vm-haltpoll ||
+	bad "dat import: $(cat "$T/err")"
+n=$(jv "$T/d.idl" nr_periods)
+[ "${n:-0}" -gt 100 ] || bad "dat fixture: only '$n' periods"
+expect "$T/d.idl" hz 250		# estimated from tick spacing
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report "$FX/small.dat" >"$T/small.txt" 2>/dev/null
+	imp "$T/small.txt" -o "$T/dt.idl" --machine vm-haltpoll ||
+		bad "report of dat: $(cat "$T/err")"
+	for k in nr_periods tick ipi sched irq sleep_exact tick_stopped; do
+		[ "$(jv "$T/d.idl" $k)" = "$(jv "$T/dt.idl" $k)" ] ||
+			bad "dat vs report: $k $(jv "$T/d.idl" $k) != $(jv "$T/dt.idl" $k)"
+	done
+fi
+
+# Refusal without a C-state table, exit 2.
+imp "$FX/ftrace-nsec.txt" -o "$T/x.idl"
+[ $? -eq 2 ] || bad "no table: exit status"
+grep -q 'carries no C-state table' "$T/err" || bad "no table: $(cat "$T/err")"
+[ -e "$T/x.idl" ] && bad "file written without a table"
+
+# A known event with a bad field: file:line, exit 2, no output.
+imp "$FX/bad-field.txt" -o "$T/b.idl" --machine vm-haltpoll
+[ $? -eq 2 ] || bad "bad field: exit status"
+grep -q "bad-field.txt:3: cpu_idle: bad state= value" "$T/err" ||
+	bad "bad field message: $(cat "$T/err")"
+[ -e "$T/b.idl" ] && bad "output left after an error"
+
+# Usage.
+"$IDLELAB" import --help | grep -q '^usage: idlelab import' || bad "--help"
+"$IDLELAB" import 2>/dev/null; [ $? -eq 2 ] || bad "usage error status"
+
+# Recorded and imported traces of the same run agree (root + tracefs).
+if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
+   "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 &&
+   "$IDLELAB" record -q -o "$T/rec.idl" --raw "$T/raw.txt" \
+	--duration 1 2>"$T/err"; then
+    if ! grep -q 'cpu_idle: state=[0-9] ' "$T/raw.txt"; then
+	echo "record/import comparison skipped: no idle time recorded"
+    else
+	imp "$T/raw.txt" -o "$T/imp.idl" --states "$T/host.tbl" ||
+		bad "raw import: $(cat "$T/err")"
+	"$IDLELAB" info "$T/rec.idl" --format json | sed -n '/"stats"/,$p' >"$T/1"
+	"$IDLELAB" info "$T/imp.idl" --format json | sed -n '/"stats"/,$p' >"$T/2"
+	cmp -s "$T/1" "$T/2" || { bad "record and import of --raw differ";
+		diff "$T/1" "$T/2" | head; }
+    fi
+else
+	echo "record/import comparison skipped (needs root, tracefs, cpuidle)"
+fi
+exit $fail

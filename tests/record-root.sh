@@ -1,0 +1,58 @@
+#!/bin/sh
+# idlelab record on this machine: root, tracefs and cpuidle needed (else
+# SKIP).  Checks the file is a valid trace and that the private tracefs
+# instance is gone after a timed run, after SIGINT, and after an error.
+set -u
+: "${IDLELAB:=./idlelab}"
+[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+[ -d /sys/devices/system/cpu/cpuidle ] &&
+	[ -n "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)" ] ||
+	{ echo "SKIP: no cpuidle driver"; exit 77; }
+TR=/sys/kernel/tracing
+if [ ! -d $TR/instances ]; then
+	mount -t tracefs nodev $TR 2>/dev/null ||
+		{ echo "SKIP: no tracefs"; exit 77; }
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+left() { ls $TR/instances 2>/dev/null | grep "^idlelab-record-$1-" ; }
+
+# 1. a timed run: valid file, summary, instance removed
+"$IDLELAB" record -o "$T/a.idl" --duration 1 2>"$T/err" &
+pid=$!
+wait $pid || bad "record failed: $(cat "$T/err")"
+grep -q 'idle periods' "$T/err" || bad "no summary: $(cat "$T/err")"
+"$IDLELAB" info "$T/a.idl" >"$T/info" || bad "info rejects the recording"
+grep -q '^clock: *mono' "$T/info" || bad "clock not mono"
+grep -q '^HZ: *[1-9]' "$T/info" || bad "HZ unknown"
+[ -z "$(left $pid)" ] || bad "instance left: $(left $pid)"
+
+# 2. SIGINT stops a run without duration; the file is still written
+"$IDLELAB" record -q -o "$T/b.idl" &
+pid=$!
+sleep 1
+[ -n "$(left $pid)" ] || bad "no instance while recording"
+kill -INT $pid
+wait $pid || bad "record after SIGINT: status $?"
+"$IDLELAB" info "$T/b.idl" >/dev/null || bad "info rejects the SIGINT run"
+[ -z "$(left $pid)" ] || bad "instance left after SIGINT"
+
+# 3. with a command: stops when it exits
+"$IDLELAB" record -q -o "$T/c.idl" -- sleep 0.3 &
+pid=$!
+wait $pid || bad "record -- sleep failed"
+[ -z "$(left $pid)" ] || bad "instance left after COMMAND"
+
+# 4. an error after the instance exists (output directory missing)
+"$IDLELAB" record -q -o "$T/no/such/dir/d.idl" --duration 0.2 2>"$T/err" &
+pid=$!
+wait $pid && bad "record into a missing directory succeeded"
+[ -z "$(left $pid)" ] || bad "instance left after an error"
+
+# 5. usage
+"$IDLELAB" record --help | grep -q '^usage: idlelab record' || bad "--help"
+"$IDLELAB" record --cpus 0-x -o "$T/e.idl" 2>/dev/null
+[ $? -eq 2 ] || bad "bad --cpus not a usage error"
+exit $fail
