@@ -79,6 +79,16 @@ static s64 sleep_at(const struct idle_period *p, s64 elapsed)
 	return sl - elapsed;
 }
 
+/* A later recorded part's own sleep length, seen from @e. */
+static s64 part_sleep(const struct replay_part *pt, s64 e)
+{
+	s64 sl = pt->sleep + (pt->off - e);
+
+	if (pt->sleep == TRACE_NO_TIMER)
+		return TRACE_NO_TIMER;
+	return sl > 0 || !e ? sl : KTIME_MAX;
+}
+
 /* The first tick boundary after entry, relative to entry, in (0, T]. */
 static s64 first_tick(const struct replay_setup *s,
 		      const struct idle_period *p, bool *exact)
@@ -161,26 +171,74 @@ static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
 	*vs_out = vs;
 }
 
-/* The first segment: agreement with what the kernel recorded. */
-static void score_agreement(struct replay_cpu *rc, struct replay_score *sc,
-			    int idx, s64 seg, enum idl_miss miss)
+static int miss_of_flags(uint8_t flags)
 {
-	const struct idle_period *f = &rc->first;
-	int kclass;
+	return flags & IP_MISS_ABOVE ? IDL_MISS_ABOVE :
+	       flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
+}
 
-	if (!rc->setup->own_table || f->state < 0 ||
-	    f->state >= rc->setup->table.count)
+static s64 sdiff(s64 a, s64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * How a select came about, and how a recorded part began: the first of
+ * the period, after a tick wakeup, after the poll time limit.  A part
+ * ends as the next one begins, the last one by the workload.
+ */
+enum { BY_START = 0, BY_TICK, BY_POLL, BY_WORKLOAD };
+
+/* How far a recorded boundary may be from the simulated one: ticks are
+ * delivered late on some machines (tens of us on a VM). */
+static s64 tolerance(const struct replay_cpu *rc, int why)
+{
+	return why == BY_TICK ? rc->setup->tick_nsec / 2 :
+		rc->setup->merge_gap_ns;
+}
+
+static int part_end_kind(const struct replay_cpu *rc, unsigned int k)
+{
+	return k + 1 < rc->parts ? rc->part[k + 1].kind : BY_WORKLOAD;
+}
+
+/*
+ * A select at @e that the kernel also made: the next recorded part that
+ * began the same way (@why) near @e.  Returns its index (advancing *@k
+ * past the parts the replay did not select at), or -1.
+ */
+static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
+			unsigned int *k)
+{
+	s64 tol = tolerance(rc, why);
+
+	while (*k < rc->parts && rc->part[*k].off + tol < e)
+		(*k)++;
+	if (*k < rc->parts && rc->part[*k].kind == why &&
+	    sdiff(rc->part[*k].off, e) <= tol)
+		return (int)(*k)++;
+	return -1;
+}
+
+/* A select aligned with recorded part @k: agreement with the kernel. */
+static void score_agreement(struct replay_cpu *rc, struct replay_score *sc,
+			    int k, int idx, s64 seg_end, int end_why,
+			    enum idl_miss miss)
+{
+	const struct replay_part *pt = &rc->part[k];
+
+	if (!rc->setup->own_table || pt->state < 0 ||
+	    pt->state >= rc->setup->table.count)
 		return;
-	sc->agree_n++;
-	if (idx == f->state)
+	sc->agree_aligned++;
+	if (idx == pt->state)
 		sc->agree_same++;
-	/* miss classes are comparable when the first parts end together */
-	if ((u64)seg != f->exit_ns - f->entry_ns)
+	/* miss classes are comparable when both entries end the same way */
+	if (part_end_kind(rc, (unsigned int)k) != end_why ||
+	    sdiff(seg_end, pt->end) > tolerance(rc, end_why))
 		return;
-	kclass = f->flags & IP_MISS_ABOVE ? IDL_MISS_ABOVE :
-		 f->flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
 	sc->miss_n++;
-	sc->miss[kclass][miss]++;
+	sc->miss[miss_of_flags(pt->flags)][miss]++;
 }
 
 static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
@@ -197,17 +255,20 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
 	bool explain = pc->explain;
 	bool stopped = false;
-	unsigned int nsel;
+	unsigned int nsel, kpart = 0;
+	int why = BY_START;
 
 	for (nsel = 0;; nsel++) {
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
 		enum idl_miss miss;
 		s64 seg;
-		int idx, cause, orc, vs;
+		int idx, cause, orc, vs, k;
 
 		in.remain = dur - elapsed;
-		in.sleep = sleep_at(p, elapsed);
+		k = aligned_part(rc, elapsed, why, &kpart);
+		in.sleep = k > 0 ? part_sleep(&rc->part[k], elapsed) :
+			   sleep_at(p, elapsed);
 		while (next_tick <= elapsed)
 			next_tick += t;
 		in.dtick = stopped ? in.sleep : next_tick - elapsed;
@@ -268,8 +329,10 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		if (pc->tick_exact)
 			sc->tick_exact++;
 		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
-		if (!nsel)
-			score_agreement(rc, sc, idx, seg, miss);
+		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
+		if (k >= 0)
+			score_agreement(rc, sc, k, idx, elapsed + seg, why,
+					miss);
 		if (__builtin_expect(explain, 0))
 			explain_seg(rc, gi, nsel, &in, idx, stop, seg, cause,
 				    orc, vs, miss);
@@ -301,9 +364,11 @@ static bool in_window(const struct replay_cpu *rc)
 
 static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 {
-	const struct idle_period *p = &rc->cur, *f = &rc->first;
+	const struct idle_period *p = &rc->cur;
+	const struct replay_part *f = &rc->part[0];
 	const struct replay_setup *s = rc->setup;
 	FILE *out = rc->ex->out;
+	unsigned int k;
 
 	fprintf(out, "cpu %u period %llu entry %llu idle %lld wake %s "
 		"sleep %lld%s dtick %lld%s; recorded: parts %u",
@@ -321,6 +386,10 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 			s->table.states[f->state].name,
 			f->flags & IP_MISS_ABOVE ? " above" :
 			f->flags & IP_MISS_BELOW ? " below" : "");
+	for (k = 1; k < rc->parts; k++)
+		fprintf(out, "; part %u at +%lld state %d sleep %lld", k,
+			(long long)rc->part[k].off, rc->part[k].state,
+			(long long)rc->part[k].sleep);
 	fputc('\n', out);
 }
 
@@ -330,6 +399,7 @@ static void process(struct replay_cpu *rc)
 	const struct idle_period *p = &rc->cur;
 	struct replay_workload *wl = &rc->wl;
 	struct period_ctx pc;
+	unsigned int k;
 	int gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 
 	idl_env_set_current(&rc->env);
@@ -349,12 +419,18 @@ static void process(struct replay_cpu *rc)
 	wl->oracle_entries[pc.orc]++;
 	wl->oracle_res[pc.orc] += (u64)pc.dur;
 	wl->oracle_lat_ns += (u64)s->table.states[pc.orc].exit_latency_ns;
-	if (rc->first.state >= 0) {
+	for (k = 0; k < rc->parts; k++) {
+		if (rc->part[k].state < 0)
+			continue;
 		wl->known_state++;
-		if (rc->first.flags & IP_MISS_ABOVE)
+		if (rc->part[k].flags & IP_MISS_ABOVE)
 			wl->kernel_above++;
-		if (rc->first.flags & IP_MISS_BELOW)
+		if (rc->part[k].flags & IP_MISS_BELOW)
 			wl->kernel_below++;
+		if (!s->own_table || rc->part[k].state >= s->table.count)
+			continue;
+		for (gi = 0; gi < s->ngov; gi++)
+			rc->g[gi].sc.agree_n++;
 	}
 	if (__builtin_expect(pc.explain, 0))
 		explain_period(rc, pc.dur, pc.tick0);
@@ -363,6 +439,24 @@ static void process(struct replay_cpu *rc)
 	rc->prev_exit = p->exit_ns;
 	rc->index++;
 	rc->have = false;
+}
+
+static void add_part(struct replay_cpu *rc, const struct idle_period *p)
+{
+	struct replay_part *pt = &rc->part[rc->parts];
+
+	if (rc->parts == REPLAY_MAX_PARTS) {
+		rc->wl.parts_dropped++;
+		return;
+	}
+	pt->off = (s64)(p->entry_ns - rc->cur.entry_ns);
+	pt->end = (s64)(p->exit_ns - rc->cur.entry_ns);
+	pt->sleep = p->sleep_length_ns;
+	pt->state = p->state;
+	pt->flags = p->flags;
+	pt->kind = !rc->parts ? BY_START :
+		   rc->last_cause == WAKE_TICK ? BY_TICK : BY_POLL;
+	rc->parts++;
 }
 
 /* Recorded wakeups that a governor made, not the workload. */
@@ -383,12 +477,12 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 	}
 	if (rc->have) {
 		if (mergeable(rc, p)) {
+			add_part(rc, p);
 			rc->cur.exit_ns = p->exit_ns;
 			rc->cur.wake_cause = p->wake_cause;
 			rc->cur.wake_detail = p->wake_detail;
 			rc->last_cause = p->wake_cause;
 			rc->last_flags = p->flags;
-			rc->parts++;
 			return;
 		}
 		process(rc);
@@ -398,10 +492,10 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 		return;
 	}
 	rc->cur = *p;
-	rc->first = *p;
+	rc->parts = 0;
+	add_part(rc, p);
 	rc->last_cause = p->wake_cause;
 	rc->last_flags = p->flags;
-	rc->parts = 1;
 	rc->have = true;
 }
 

@@ -136,7 +136,8 @@ static void visit_score(const struct replay_trace *tr,
 	EI("tick_stops", NULL, sc->tick_stops);
 	EI("tick_stops_short", NULL, sc->short_tick_stops);
 	EI("tick_stops_denied", NULL, sc->stop_denied);
-	EI("agreement_periods", NULL, sc->agree_n);
+	EI("agreement_entries", NULL, sc->agree_n);
+	EI("agreement_aligned", NULL, sc->agree_aligned);
 	EI("agreement_same", NULL, sc->agree_same);
 	ED("agreement_pct", NULL, pct(sc->agree_same, sc->agree_n));
 	EI("miss_aligned", NULL, sc->miss_n);
@@ -172,6 +173,7 @@ static void visit_workload(const struct replay_trace *tr,
 	EI("oracle_latency_total_ns", NULL, wl->oracle_lat_ns);
 	ED("oracle_energy", NULL, oracle_energy(tr, wl));
 	EI("recorded_states", NULL, wl->known_state);
+	EI("parts_not_kept", NULL, wl->parts_dropped);
 	EI("kernel_above", NULL, wl->kernel_above);
 	EI("kernel_below", NULL, wl->kernel_below);
 }

@@ -29,6 +29,8 @@
 #define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
 #define REPLAY_NCAUSE		(WAKE_CAUSE_COUNT + 1)
 #define REPLAY_DEFAULT_MERGE_GAP_NS	20000
+/* recorded parts of one workload period kept for agreement/inputs */
+#define REPLAY_MAX_PARTS	32
 
 /* classification of a choice against the oracle's */
 enum replay_vs {
@@ -80,8 +82,9 @@ struct replay_score {
 	u64	short_tick_stops;	/* ... for less than one tick */
 	u64	stop_denied;		/* stop allowed, timer within tick */
 	/* agreement with the kernel's recorded decisions */
-	u64	agree_n, agree_same;
-	u64	miss_n;				/* aligned first segments */
+	u64	agree_n, agree_same;		/* recorded entries, same state */
+	u64	agree_aligned;		/* ... with a replay select there */
+	u64	miss_n;			/* aligned entries ending together */
 	u64	miss[3][3];			/* kernel class x replay class */
 };
 
@@ -97,7 +100,8 @@ struct replay_workload {
 	u64	oracle_entries[CSTATE_MAX];	/* one oracle entry per period */
 	u64	oracle_res[CSTATE_MAX];
 	u64	oracle_lat_ns;
-	u64	known_state;		/* first sub-periods with a state */
+	u64	known_state;		/* recorded entries with a state */
+	u64	parts_dropped;		/* parts beyond REPLAY_MAX_PARTS */
 	u64	kernel_above, kernel_below;	/* recorded miss flags */
 };
 
@@ -126,7 +130,13 @@ struct replay_cpu {
 	/* the workload period being assembled */
 	bool			have;
 	struct idle_period	cur;		/* merged so far */
-	struct idle_period	first;		/* its first recorded part */
+	struct replay_part {
+		s64	off, end;	/* entry, exit: ns after the first */
+		s64	sleep;		/* recorded, relative to its entry */
+		int16_t	state;
+		uint8_t	flags;
+		uint8_t	kind;		/* begun after: start, tick, poll */
+	} part[REPLAY_MAX_PARTS];	/* its recorded parts */
 	uint8_t			last_cause, last_flags;
 	u32			parts;		/* recorded parts merged */
 	u64			prev_exit;	/* end of the last workload period */

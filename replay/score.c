@@ -43,6 +43,7 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(stop_denied);
 	ADD(agree_n);
 	ADD(agree_same);
+	ADD(agree_aligned);
 	ADD(miss_n);
 	ADDV(miss);
 }
@@ -62,6 +63,7 @@ void replay_workload_add(struct replay_workload *to,
 	ADDV(oracle_res);
 	ADD(oracle_lat_ns);
 	ADD(known_state);
+	ADD(parts_dropped);
 	ADD(kernel_above);
 	ADD(kernel_below);
 }

@@ -504,6 +504,56 @@ START_TEST(test_merge)
 END_TEST
 
 /*
+ * Agreement over merged parts.  The kernel kept the tick: part A
+ * [0, 1 ms] in C1 woken by the tick, part B entered 5 us later (sleep
+ * length 1.5 ms from its entry) in C1 until an IRQ at 3 ms.
+ *  - "fixed" C1 keeping the tick: selects at 0 (tick at 1 ms: dtick) and
+ *    at 1 ms, within the 20 us gap of B's entry: both entries aligned and
+ *    the same state; both segments end with the recorded parts (1 ms,
+ *    3 ms): 2 miss comparisons.  The second select sees B's own sleep
+ *    length from 1 ms: 1.5 ms + 5 us.
+ *  - "fixed" C1 stopping the tick: one select, aligned with A only; its
+ *    segment ends at 3 ms, not with A: no miss comparison.
+ * Both: 2 recorded entries with a state.
+ */
+START_TEST(test_agreement_parts)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period a = period(10 * MS, MS, 2 * MS, MS, WAKE_TICK);
+	struct idle_period b = period(11 * MS + 5 * US, 2 * MS - 5 * US,
+				      1500 * US, 4 * MS - 5 * US, WAKE_IRQ);
+	const struct replay_score *keep, *stop;
+
+	a.state = b.state = 1;
+	setup_skl(&s);
+	add_fixed(&s, 1, false);
+	add_fixed(&s, 1, true);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &a);
+	replay_cpu_feed(rc, &b);
+	replay_cpu_finish(rc);
+	keep = &rc->g[0].sc;
+	stop = &rc->g[1].sc;
+	ck_assert_uint_eq(rc->wl.merged, 1);
+	ck_assert_uint_eq(rc->wl.known_state, 2);
+	ck_assert_uint_eq(keep->selects, 2);
+	ck_assert_int_eq(logv[1].sleep, 1505 * US);
+	ck_assert_uint_eq(keep->agree_n, 2);
+	ck_assert_uint_eq(keep->agree_aligned, 2);
+	ck_assert_uint_eq(keep->agree_same, 2);
+	ck_assert_uint_eq(keep->miss_n, 2);
+	ck_assert_uint_eq(stop->selects, 1);
+	ck_assert_uint_eq(stop->agree_n, 2);
+	ck_assert_uint_eq(stop->agree_aligned, 1);
+	ck_assert_uint_eq(stop->agree_same, 1);
+	ck_assert_uint_eq(stop->miss_n, 0);
+	free(rc);
+}
+END_TEST
+
+/*
  * What-if HZ: 1000 (TICK 1 ms) on a trace without usable delta_tick:
  * the tick grid is the multiples of 1 ms.  "fixed" C1 keeping the tick
  * over a 10 ms period entered at 100.5 ms: ticks at 101, 102, ... 110 ms:
@@ -695,6 +745,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_whatif_hz);
+	tcase_add_test(tc, test_agreement_parts);
 	tcase_add_test(tc, test_agreement_menu);
 	tcase_add_test(tc, test_energy_models);
 	tcase_add_test(tc, test_latency_percentiles);
