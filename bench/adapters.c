@@ -468,7 +468,8 @@ int bench_fio(const struct bench_args *a, struct bench_result *r,
 	char dir[4200], size[32] = "16m", rt[16];
 	char *argv[] = { "fio", "--name=idlelab", dir, "--rw=randread",
 			 "--bs=4k", size, "--ioengine=psync", rt,
-			 "--time_based", "--output-format=json", NULL };
+			 "--time_based", "--unlink=1", "--output-format=json",
+			 NULL };
 	char sz[24];
 	char *out = NULL;
 	int rc;

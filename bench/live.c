@@ -9,23 +9,25 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "live.h"
 #include "measure.h"
 
-#ifdef HAVE_TRACE_RECORD
 #include "record.h"
-#endif
 
 /* What is accumulated per governor for the "idle" section. */
 struct gov_acc {
@@ -252,6 +254,85 @@ static void update_idle(struct live_ctx *c, int g,
 			    idle);
 }
 
+/* ------------------------------------------------------------ --record
+ * trace_record() blocks and takes SIGINT/SIGTERM for itself while it
+ * runs, so it runs in a child process: our own signal handling stays
+ * intact, and SIGTERM to the child is how a run's recording ends (the
+ * child also gets SIGTERM if we die).
+ */
+static bool instance_of(pid_t pid)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing/instances",
+		"/sys/kernel/debug/tracing/instances" };
+	char prefix[64];
+	struct dirent *de;
+	bool found = false;
+	size_t i;
+
+	snprintf(prefix, sizeof(prefix), "idlelab-record-%d-", (int)pid);
+	for (i = 0; i < 2 && !found; i++) {
+		DIR *d = opendir(dirs[i]);
+
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, prefix, strlen(prefix)))
+				found = true;
+		if (d)
+			closedir(d);
+	}
+	return found;
+}
+
+static pid_t recorder_start(const char *path, double max_s,
+			    struct idl_err *err)
+{
+	struct timespec tick = { 0, 20000000 };
+	int i, status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
+				   strerror(errno));
+	if (!pid) {
+		struct record_opts ro = { .output = path, .duration = max_s,
+					  .quiet = true };
+		struct idl_err e = { 0 };
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		signal(SIGHUP, SIG_IGN);
+		if (trace_record(&ro, &e)) {
+			fprintf(stderr, "idlelab live: record: %s\n", e.msg);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	/* ready once its tracefs instance exists, plus a margin */
+	for (i = 0; i < 250 && !instance_of(pid); i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "recording a trace failed to start");
+		nanosleep(&tick, NULL);
+	}
+	tick.tv_nsec = 100000000;
+	nanosleep(&tick, NULL);
+	return pid;
+}
+
+static int recorder_stop(pid_t pid, struct idl_err *err)
+{
+	int status = 0;
+
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "recording a trace failed (status %d)",
+				   status);
+	return 0;
+}
+
 /* ---------------------------------------------------------- one run */
 
 struct run_meas {
@@ -390,19 +471,17 @@ static void print_run(struct live_ctx *c, const char *gov,
 		      const struct bench_result *r,
 		      const struct idle_summary *sum)
 {
-	int i, shown = 0;
+	int i;
 
 	if (c->o->quiet)
 		return;
 	printf("run %d/%d: %-8s %-10s", c->run_no, c->total_runs, gov,
 	       b->spec);
-	for (i = 0; i < r->n && shown < 3; i++) {
-		if (r->m[i].case_name[0])
-			continue;
-		printf(" %s %.4g %s,", r->m[i].name, r->m[i].value,
+	for (i = 0; i < r->n && i < 3; i++)
+		printf(" %s%s%s%s %.4g %s,", r->m[i].name,
+		       r->m[i].case_name[0] ? "[" : "", r->m[i].case_name,
+		       r->m[i].case_name[0] ? "]" : "", r->m[i].value,
 		       r->m[i].unit);
-		shown++;
-	}
 	printf(" above %.2f%% below %.2f%% idle %.1f%%\n", sum->above_pct,
 	       sum->below_pct, sum->idle_pct);
 	fflush(stdout);
@@ -424,21 +503,23 @@ static int finish_run(struct live_ctx *c, int rep, int g,
 
 	idlectl_summarize(&rm->delta, wall_s * 1e6, &sum);
 	energy = run_energy(c, rm, &e, &modelled);
+	/* results name the benchmark by its spec: two specs of one tool
+	 * (stress-ng:stressor=timer, ...=cyclic) stay apart */
 	for (i = 0; i < r->n; i++) {
-		add_value(c, b->def->name, &r->m[i], gov);
+		add_value(c, b->spec, &r->m[i], gov);
 		json_array_append_new(metrics, json_pack(
 			"{s:s, s:s, s:s, s:b, s:f}", "metric", r->m[i].name,
 			"case", r->m[i].case_name, "unit", r->m[i].unit,
 			"higher_is_better", r->m[i].higher_is_better,
 			"value", r->m[i].value));
 	}
-	idle_metrics(c, b->def->name, gov, &sum, energy, modelled);
+	idle_metrics(c, b->spec, gov, &sum, energy, modelled);
 	run = json_pack("{s:i, s:i, s:s, s:s, s:s, s:f, s:o, s:o, s:o, s:o}",
 			"run", c->run_no, "repetition", rep + 1,
 			"governor", gov, "benchmark", b->def->name,
 			"spec", b->spec, "wall_s", wall_s,
 			"metrics", metrics, "idle", idle_json(&rm->delta, &sum),
-			"perf", perf_json(c, rm, wall_s, b->def->name, gov),
+			"perf", perf_json(c, rm, wall_s, b->spec, gov),
 			"energy", e);
 	if (trace)
 		json_object_set_new(run, "trace", json_string(trace));
@@ -488,7 +569,8 @@ static int one_run(struct live_ctx *c, int rep, int g,
 	};
 	struct bench_result r = { 0 }, warm = { 0 };
 	struct run_meas rm;
-	char *trace = NULL;
+	char *trace = NULL, name[400];
+	pid_t rec = 0;
 	int rc;
 
 	memset(&rm, 0, sizeof(rm));
@@ -499,10 +581,24 @@ static int one_run(struct live_ctx *c, int rep, int g,
 		return 1;
 	args.duration_s = c->o->duration_s;
 	args.seed = c->o->seed + (unsigned int)c->run_no;
+	if (c->o->record) {
+		sanitize(name, sizeof(name), b->spec);
+		if (asprintf(&trace, "%s/%03d-%s-%s.trace", c->runs_dir,
+			     c->run_no, c->o->govs[g], name) < 0)
+			return idl_err_set(err, 1, "out of memory");
+		rec = recorder_start(trace, c->o->duration_s + 30, err);
+		if (rec < 0) {
+			free(trace);
+			return -1;
+		}
+	}
 	if (snap_all(c, &rm.before, rm.perf0, rm.rapl0, &rm.t0, err))
-		return -1;
-	rc = b->def->run(&args, &r, err);
+		rc = -1;
+	else
+		rc = b->def->run(&args, &r, err);
 	if (!rc && snap_all(c, &rm.after, rm.perf1, rm.rapl1, &rm.t1, err))
+		rc = -1;
+	if (rec > 0 && recorder_stop(rec, rc ? NULL : err) && !rc)
 		rc = -1;
 	if (!rc && bench_stop)
 		rc = 1;

@@ -135,7 +135,25 @@ kill -HUP $BG; wait $BG; rc=$?; BG=
 [ $rc = 129 ] && ok "SIGHUP: exit 129" || bad "SIGHUP: exit $rc"
 as_found "after SIGHUP"
 
-# 7. refusals
+# 7. --record writes a trace per run and leaves no tracefs instance
+if [ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	"$IDLELAB" live --governors "$other" --bench timer --runs 1 --duration 0.3 \
+		--warmup 0 --record -q -o "$T/rec" > "$T/rec.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ -s "$T/rec/runs/001-$other-timer.trace" ] && ok "--record: trace written" \
+		|| bad "--record: exit $rc, $(cat $T/rec.log)"
+	# a leaked instance is one whose recorder process is gone (other
+	# sessions on this host may be recording right now)
+	leaked=
+	for i in $(ls /sys/kernel/tracing/instances | grep "^idlelab-record-"); do
+		pid=$(echo "$i" | cut -d- -f3)
+		kill -0 "$pid" 2>/dev/null || leaked="$leaked $i"
+	done
+	[ -z "$leaked" ] && ok "--record: no instance left" || bad "--record left$leaked"
+	as_found "after --record"
+fi
+
+# 8. refusals
 "$IDLELAB" live --governors nosuch -q > "$T/r.log" 2>&1
 [ $? = 2 ] && grep -q "available: " "$T/r.log" && ok "unknown governor refused" \
 	|| bad "unknown governor: $(cat $T/r.log)"
