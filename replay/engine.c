@@ -250,7 +250,6 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	struct cpuidle_device *dev = &rc->g[gi].dev;
 	struct replay_score *sc = &rc->g[gi].sc;
 	struct idl_env *env = &rc->env;
-	bool sleep_exact = p->flags & IP_SLEEP_EXACT;
 	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
 	bool explain = pc->explain;
@@ -324,7 +323,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			ops->reflect(dev, idx);
 		dev->explain = NULL;
 
-		if (sleep_exact)
+		if ((k > 0 ? rc->part[k].flags : p->flags) & IP_SLEEP_EXACT)
 			sc->sleep_exact++;
 		if (pc->tick_exact)
 			sc->tick_exact++;
@@ -471,7 +470,8 @@ static bool mergeable(const struct replay_cpu *rc, const struct idle_period *p)
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 {
 	rc->wl.recorded++;
-	if (p->exit_ns < p->entry_ns) {
+	if (p->exit_ns < p->entry_ns ||
+	    p->exit_ns - p->entry_ns > REPLAY_MAX_PERIOD_NS) {
 		rc->wl.bad++;
 		return;
 	}

@@ -368,40 +368,40 @@ static json_t *json_lookup(json_t *g, const char *metric)
 	return v;
 }
 
+/* One row per metric; values: one number per trace (results-format.md). */
 static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
 {
+	const struct replay_trace *tr0 = &run->tr[0];
 	json_t *a = json_array();
 	size_t m;
 	int t, gi;
 
-	for (m = 0; m < sizeof(bench_metrics) / sizeof(bench_metrics[0]); m++)
-		for (t = 0; t < run->ntrace; t++) {
-			const struct replay_trace *tr = &run->tr[t];
-			json_t *govs = json_object_get(json_array_get(traces,
-						(size_t)t), "governors");
-			json_t *vals = json_object(), *b;
-			const char *base = strrchr(tr->path, '/');
+	for (m = 0; m < sizeof(bench_metrics) / sizeof(bench_metrics[0]); m++) {
+		json_t *vals = json_object();
 
-			for (gi = 0; gi < tr->setup.ngov; gi++) {
-				const char *spec = tr->setup.gov[gi].spec;
+		for (gi = 0; gi < tr0->setup.ngov; gi++) {
+			const char *spec = tr0->setup.gov[gi].spec;
+			json_t *arr = json_array();
+
+			for (t = 0; t < run->ntrace; t++) {
+				json_t *govs = json_object_get(json_array_get(
+					traces, (size_t)t), "governors");
 				json_t *v = json_lookup(json_object_get(govs,
-							spec),
-						bench_metrics[m].name);
+					spec), bench_metrics[m].name);
 
-				json_object_set_new(vals, spec, json_pack("[O]",
-					v ? v : json_null()));
+				json_array_append(arr, v ? v : json_null());
 			}
-			b = json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
-				"name", "replay",
-				"case", base ? base + 1 : tr->path,
-				"metric", bench_metrics[m].name,
-				"unit", bench_metrics[m].unit ?
-					bench_metrics[m].unit : tr->energy.unit,
-				"higher_is_better",
-				bench_metrics[m].higher_is_better,
-				"values", vals);
-			json_array_append_new(a, b);
+			json_object_set_new(vals, spec, arr);
 		}
+		json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:s, s:b, s:o}",
+			"name", "replay", "case", "",
+			"metric", bench_metrics[m].name,
+			"unit", bench_metrics[m].unit ? bench_metrics[m].unit :
+				tr0->energy.unit,
+			"higher_is_better", bench_metrics[m].higher_is_better,
+			"values", vals));
+	}
 	return a;
 }
 

@@ -29,6 +29,9 @@
 #define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
 #define REPLAY_NCAUSE		(WAKE_CAUSE_COUNT + 1)
 #define REPLAY_DEFAULT_MERGE_GAP_NS	20000
+/* longer recorded periods are damage, not idle time (and would take
+ * forever to replay with the tick kept) */
+#define REPLAY_MAX_PERIOD_NS	(1000ULL * 1000000000ULL)
 /* recorded parts of one workload period kept for agreement/inputs */
 #define REPLAY_MAX_PARTS	32
 
