@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -130,7 +131,7 @@ static void visit_score(const struct replay_trace *tr,
 	}
 	visit_latency(tr, sc, emit, ctx);
 	ED("energy", NULL, e);
-	ED("energy_regret_pct", NULL, eo > 0 ? 100.0 * (e - eo) / eo : 0.0);
+	ED("energy_regret_pct", NULL, eo > 0 ? 100.0 * (e - eo) / eo : NAN);
 	EI("tick_wakeups", NULL, sc->tick_wakeups);
 	EI("poll_limit_wakeups", NULL, sc->poll_limits);
 	EI("tick_stops", NULL, sc->tick_stops);
@@ -139,7 +140,8 @@ static void visit_score(const struct replay_trace *tr,
 	EI("agreement_entries", NULL, sc->agree_n);
 	EI("agreement_aligned", NULL, sc->agree_aligned);
 	EI("agreement_same", NULL, sc->agree_same);
-	ED("agreement_pct", NULL, pct(sc->agree_same, sc->agree_n));
+	ED("agreement_pct", NULL, sc->agree_n ?
+	   pct(sc->agree_same, sc->agree_n) : NAN);
 	EI("miss_aligned", NULL, sc->miss_n);
 	for (i = 0; i < 3; i++)
 		for (v = 0; v < 3; v++) {
@@ -147,8 +149,9 @@ static void visit_score(const struct replay_trace *tr,
 				 miss_key[i], miss_key[v]);
 			EI("miss_matrix", key, sc->miss[i][v]);
 		}
-	ED("miss_agreement_pct", NULL,
-	   pct(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], sc->miss_n));
+	ED("miss_agreement_pct", NULL, sc->miss_n ?
+	   pct(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], sc->miss_n) :
+	   NAN);
 }
 
 static void visit_workload(const struct replay_trace *tr,
@@ -192,7 +195,9 @@ static void csv_emit(void *p, const char *metric, const char *key, double v,
 
 	fprintf(c->f, "%s,%s,%s,%s,%s,", c->trace, c->cpu, c->gov, metric,
 		key ? key : "");
-	if (is_int)
+	if (isnan(v))
+		fputc('\n', c->f);	/* not defined: empty */
+	else if (is_int)
 		fprintf(c->f, "%.0f\n", v);
 	else
 		fprintf(c->f, "%.6f\n", v);
@@ -242,8 +247,8 @@ static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
 static void json_emit(void *p, const char *metric, const char *key,
 		      double v, bool is_int)
 {
-	json_t *obj = p, *val = is_int ? json_integer((json_int_t)v) :
-				json_real(v), *sub;
+	json_t *obj = p, *sub, *val = isnan(v) ? json_null() :
+		is_int ? json_integer((json_int_t)v) : json_real(v);
 
 	if (!key) {
 		json_object_set_new(obj, metric, val);
@@ -539,7 +544,7 @@ static void text_row(FILE *f, const struct replay_trace *tr,
 		struct text_ctx c = { metric, key, 0, false, false };
 
 		visit_score(tr, &tr->total[gi], &tr->wl, text_find, &c);
-		if (!c.found)
+		if (!c.found || isnan(c.v))
 			fprintf(f, " %*s", COLW, "-");
 		else if (prec < 0)	/* significant digits */
 			fprintf(f, " %*.*g", COLW, -prec, c.v);
