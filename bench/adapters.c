@@ -235,14 +235,10 @@ static int repeat_tool(const struct bench_args *a, char *const argv[],
 int bench_hackbench(const struct bench_args *a, struct bench_result *r,
 		    struct idl_err *err)
 {
-	static const char *const known[] = { "groups", "loops", "pipe",
-					     "threads", NULL };
 	char g[16], l[16];
 	char *argv[8] = { "hackbench", "-g", g, "-l", l, NULL };
 	int n = 5;
 
-	if (bench_opts_check("hackbench", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	fmt(g, sizeof(g), "%.0f", bench_opt_num(a->opts, "groups", 4, err));
 	fmt(l, sizeof(l), "%.0f", bench_opt_num(a->opts, "loops", 200, err));
@@ -259,12 +255,9 @@ int bench_hackbench(const struct bench_args *a, struct bench_result *r,
 int bench_perf_pipe(const struct bench_args *a, struct bench_result *r,
 		    struct idl_err *err)
 {
-	static const char *const known[] = { "loops", NULL };
 	char l[16];
 	char *argv[] = { "perf", "bench", "sched", "pipe", "-l", l, NULL };
 
-	if (bench_opts_check("perf-pipe", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	fmt(l, sizeof(l), "%.0f", bench_opt_num(a->opts, "loops", 20000, err));
 	if (err->status)
@@ -275,13 +268,10 @@ int bench_perf_pipe(const struct bench_args *a, struct bench_result *r,
 int bench_perf_messaging(const struct bench_args *a, struct bench_result *r,
 			 struct idl_err *err)
 {
-	static const char *const known[] = { "groups", "loops", NULL };
 	char g[16], l[16];
 	char *argv[] = { "perf", "bench", "sched", "messaging", "-g", g,
 			 "-l", l, NULL };
 
-	if (bench_opts_check("perf-messaging", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	fmt(g, sizeof(g), "%.0f", bench_opt_num(a->opts, "groups", 2, err));
 	fmt(l, sizeof(l), "%.0f", bench_opt_num(a->opts, "loops", 100, err));
@@ -298,16 +288,12 @@ static const char *const stressors[] = {
 int bench_stress_ng(const struct bench_args *a, struct bench_result *r,
 		    struct idl_err *err)
 {
-	static const char *const known[] = { "stressor", "workers", "sleep",
-					     NULL };
 	char st[32] = "timer", opt[48], w[16], t[16], sl[24];
 	char *argv[16] = { "stress-ng", opt, w, "-t", t, "--metrics-brief" };
 	const char *const *s;
 	char *out = NULL;
 	int n = 6, rc;
 
-	if (bench_opts_check("stress-ng", a->opts, known, err))
-		return -1;
 	bench_opt_str(a->opts, "stressor", st, sizeof(st));
 	for (s = stressors; *s && strcmp(*s, st); s++)
 		;
@@ -363,7 +349,6 @@ static int wait_port(int port, double timeout_s)
 int bench_tbench(const struct bench_args *a, struct bench_result *r,
 		 struct idl_err *err)
 {
-	static const char *const known[] = { "clients", NULL };
 	char c[16], t[16];
 	char *srv[] = { "tbench_srv", NULL };
 	char *argv[] = { "tbench", "-t", t, c, "127.0.0.1", NULL };
@@ -371,8 +356,6 @@ int bench_tbench(const struct bench_args *a, struct bench_result *r,
 	pid_t pid;
 	int rc;
 
-	if (bench_opts_check("tbench", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	fmt(c, sizeof(c), "%.0f",
 	    bench_opt_num(a->opts, "clients", a->nr_cpus, err));
@@ -398,7 +381,6 @@ int bench_tbench(const struct bench_args *a, struct bench_result *r,
 int bench_sockperf(const struct bench_args *a, struct bench_result *r,
 		   struct idl_err *err)
 {
-	static const char *const known[] = { "port", NULL };
 	char p[16], t[16];
 	char *srv[] = { "sockperf", "sr", "--tcp", "-i", "127.0.0.1", "-p", p,
 			NULL };
@@ -409,8 +391,6 @@ int bench_sockperf(const struct bench_args *a, struct bench_result *r,
 	pid_t pid;
 	int rc;
 
-	if (bench_opts_check("sockperf", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	port = bench_opt_num(a->opts, "port", 11111, err);
 	if (err->status)
@@ -437,15 +417,12 @@ int bench_sockperf(const struct bench_args *a, struct bench_result *r,
 int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
 		     struct idl_err *err)
 {
-	static const char *const known[] = { "threads", "interval", NULL };
 	char th[16], in[16], d[16];
 	char *argv[] = { "cyclictest", "--laptop", "-m", "-q", "-t", th, "-i",
 			 in, "-D", d, NULL };
 	char *out = NULL;
 	int rc;
 
-	if (bench_opts_check("cyclictest", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	fmt(th, sizeof(th), "%.0f",
 	    bench_opt_num(a->opts, "threads", a->nr_cpus, err));
@@ -464,7 +441,6 @@ int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
 int bench_fio(const struct bench_args *a, struct bench_result *r,
 	      struct idl_err *err)
 {
-	static const char *const known[] = { "size", NULL };
 	char dir[4200], size[32] = "16m", rt[16];
 	char *argv[] = { "fio", "--name=idlelab", dir, "--rw=randread",
 			 "--bs=4k", size, "--ioengine=psync", rt,
@@ -474,8 +450,6 @@ int bench_fio(const struct bench_args *a, struct bench_result *r,
 	char *out = NULL;
 	int rc;
 
-	if (bench_opts_check("fio", a->opts, known, err))
-		return -1;
 	bench_opt_str(a->opts, "size", sz, sizeof(sz)) ?
 		snprintf(size, sizeof(size), "--size=%s", sz) :
 		snprintf(size, sizeof(size), "--size=16m");

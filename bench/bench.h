@@ -54,6 +54,7 @@ struct bench_def {
 	const char	*summary;
 	const char	*binary;	/* external tool, NULL for built-ins */
 	const char	*package;	/* Debian package providing it */
+	const char *const *keys;	/* option keys it takes */
 	int (*run)(const struct bench_args *a, struct bench_result *r,
 		   struct idl_err *err);
 };
@@ -71,6 +72,9 @@ double bench_opt_num(const char *opts, const char *key, double dfl,
 		     struct idl_err *err);
 /* Copy the string value of @key into @buf; returns 1 if present. */
 int bench_opt_str(const char *opts, const char *key, char *buf, size_t len);
+/* Check a spec's option keys against the benchmark's, before running. */
+int bench_spec_check(const struct bench_def *d, const char *opts,
+		     struct idl_err *err);
 /* Reject keys that a benchmark does not know. */
 int bench_opts_check(const char *bench, const char *opts,
 		     const char *const *known, struct idl_err *err);

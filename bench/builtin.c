@@ -135,14 +135,11 @@ static void *pingpong_drive(void *arg)
 int bench_pingpong(const struct bench_args *a, struct bench_result *r,
 		   struct idl_err *err)
 {
-	static const char *const known[] = { "cpu-a", "cpu-b", "gap", NULL };
 	struct pingpong *pp;
 	pthread_t ta, tb;
 	double cpu_a, cpu_b, gap;
 	int rc = -1;
 
-	if (bench_opts_check("pingpong", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	cpu_a = bench_opt_num(a->opts, "cpu-a", 0, err);
 	cpu_b = bench_opt_num(a->opts, "cpu-b", a->nr_cpus > 1 ? 1 : 0, err);
@@ -249,7 +246,6 @@ static int timer_rates(const char *opts, double *hz, struct idl_err *err)
 int bench_timer(const struct bench_args *a, struct bench_result *r,
 		struct idl_err *err)
 {
-	static const char *const known[] = { "rates", NULL };
 	struct timer_thread *t;
 	pthread_t tid[TIMER_MAX_RATES];
 	double hz[TIMER_MAX_RATES], cpu = 0;
@@ -257,8 +253,6 @@ int bench_timer(const struct bench_args *a, struct bench_result *r,
 	char name[32];
 	int i, n;
 
-	if (bench_opts_check("timer", a->opts, known, err))
-		return -1;
 	n = timer_rates(a->opts, hz, err);
 	if (n <= 0)
 		return n < 0 ? -1 : idl_err_set(err, 2, "timer: no rates");
@@ -427,8 +421,6 @@ static uint64_t wakeup_messenger(struct wakeup *w, uint64_t deadline,
 int bench_wakeup(const struct bench_args *a, struct bench_result *r,
 		 struct idl_err *err)
 {
-	static const char *const known[] = { "workers", "work", "sleep",
-					     "mode", NULL };
 	pthread_t tid[WAKEUP_MAX_WORKERS];
 	struct wakeup w = { 0 };
 	struct hist *all;
@@ -437,8 +429,6 @@ int bench_wakeup(const struct bench_args *a, struct bench_result *r,
 	uint64_t start, rounds;
 	int i;
 
-	if (bench_opts_check("wakeup", a->opts, known, err))
-		return -1;
 	err->status = 0;
 	workers = bench_opt_num(a->opts, "workers", a->nr_cpus, err);
 	work = bench_opt_num(a->opts, "work", 20, err);

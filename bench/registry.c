@@ -33,29 +33,35 @@ int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
 int bench_fio(const struct bench_args *a, struct bench_result *r,
 	      struct idl_err *err);
 
+#define KEYS(...)	((const char *const[]){ __VA_ARGS__, NULL })
+
 static const struct bench_def defs[] = {
 	{ "pingpong", "pipe ping-pong between two pinned CPUs: round trip",
-	  NULL, NULL, bench_pingpong },
+	  NULL, NULL, KEYS("cpu-a", "cpu-b", "gap"), bench_pingpong },
 	{ "timer", "periodic timers (73/113/211/347/401 Hz): lateness",
-	  NULL, NULL, bench_timer },
+	  NULL, NULL, KEYS("rates"), bench_timer },
 	{ "wakeup", "messenger/worker wakeups (futex or condvar): latency",
-	  NULL, NULL, bench_wakeup },
+	  NULL, NULL, KEYS("workers", "work", "sleep", "mode"), bench_wakeup },
 	{ "hackbench", "hackbench groups of senders/receivers: time",
-	  "hackbench", "rt-tests", bench_hackbench },
+	  "hackbench", "rt-tests", KEYS("groups", "loops", "pipe", "threads"),
+	  bench_hackbench },
 	{ "perf-pipe", "perf bench sched pipe: usecs/op, ops/s",
-	  "perf", "linux-perf", bench_perf_pipe },
+	  "perf", "linux-perf", KEYS("loops"), bench_perf_pipe },
 	{ "perf-messaging", "perf bench sched messaging: time",
-	  "perf", "linux-perf", bench_perf_messaging },
+	  "perf", "linux-perf", KEYS("groups", "loops"),
+	  bench_perf_messaging },
 	{ "stress-ng", "stress-ng stressor (stressor=timer|hrtimers|...)",
-	  "stress-ng", "stress-ng", bench_stress_ng },
+	  "stress-ng", "stress-ng", KEYS("stressor", "workers", "sleep"),
+	  bench_stress_ng },
 	{ "tbench", "tbench over 127.0.0.1: throughput, max latency",
-	  "tbench", "dbench", bench_tbench },
+	  "tbench", "dbench", KEYS("clients"), bench_tbench },
 	{ "sockperf", "sockperf ping-pong over 127.0.0.1: latency",
-	  "sockperf", "sockperf", bench_sockperf },
+	  "sockperf", "sockperf", KEYS("port"), bench_sockperf },
 	{ "cyclictest", "cyclictest --laptop: wakeup latency",
-	  "cyclictest", "rt-tests", bench_cyclictest },
+	  "cyclictest", "rt-tests", KEYS("threads", "interval"),
+	  bench_cyclictest },
 	{ "fio", "fio random reads on a scratch file: iops, latency",
-	  "fio", "fio", bench_fio },
+	  "fio", "fio", KEYS("size"), bench_fio },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -182,6 +188,12 @@ double bench_opt_num(const char *opts, const char *key, double dfl,
 		return NAN;
 	}
 	return v;
+}
+
+int bench_spec_check(const struct bench_def *d, const char *opts,
+		     struct idl_err *err)
+{
+	return bench_opts_check(d->name, opts, d->keys, err);
 }
 
 int bench_opts_check(const char *bench, const char *opts,

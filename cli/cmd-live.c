@@ -197,6 +197,8 @@ static int parse_benches(struct cli *c, struct idl_err *err)
 			return idl_err_set(err, IDL_EXIT_BADINPUT,
 					   "unknown benchmark '%s' (idlelab "
 					   "live --list-bench lists them)", tok);
+		if (bench_spec_check(b->def, b->opts, err))
+			return -1;
 		if (!bench_available(b->def)) {
 			fprintf(stderr, "%s: skipping %s: %s not found "
 				"(install the Debian package %s)\n",
@@ -407,6 +409,7 @@ static int restore(const char *journal, const char *root, bool quiet)
 	if (!quiet)
 		printf("idlelab live: restored %s (governor now %s)\n", what,
 		       gov);
+	fflush(stdout);
 	return 0;
 }
 

@@ -452,6 +452,11 @@ START_TEST(test_opts)
 	ck_assert(strstr(err.msg, "unknown option 'bogus=2'") != NULL);
 	ck_assert(isnan(bench_opt_num("gap=abc", "gap", 0, &err)));
 	ck_assert(bench_find_def("pingpong") && !bench_find_def("nope"));
+	ck_assert_int_eq(bench_spec_check(bench_find_def("timer"), "rates=7",
+					  &err), 0);
+	ck_assert_int_eq(bench_spec_check(bench_find_def("timer"),
+					  "rates=7:gap=2", &err), -1);
+	ck_assert(strstr(err.msg, "benchmark timer: unknown option 'gap=2'"));
 	ck_assert(bench_available(bench_find_def("timer")));
 }
 END_TEST

@@ -153,7 +153,23 @@ if [ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tr
 	as_found "after --record"
 fi
 
-# 8. refusals
+# 8. --latency-limit holds /dev/cpu_dma_latency only during the session
+if [ -r /dev/cpu_dma_latency ]; then
+	L0=$(od -An -td4 /dev/cpu_dma_latency | tr -d ' ')
+	"$IDLELAB" live --governors "$other" --bench timer --runs 1 --duration 1.5 \
+		--warmup 0 --latency-limit 5 -q -o "$T/lat" > /dev/null 2>&1 &
+	BG=$!
+	wait_changed
+	sleep 0.3
+	L1=$(od -An -td4 /dev/cpu_dma_latency | tr -d ' ')
+	wait $BG; BG=
+	L2=$(od -An -td4 /dev/cpu_dma_latency | tr -d ' ')
+	[ "$L1" = 5 ] && [ "$L2" = "$L0" ] && ok "latency limit 5 held, then $L2 again" \
+		|| bad "latency limit: before $L0, during $L1, after $L2"
+	as_found "after --latency-limit"
+fi
+
+# 9. refusals
 "$IDLELAB" live --governors nosuch -q > "$T/r.log" 2>&1
 [ $? = 2 ] && grep -q "available: " "$T/r.log" && ok "unknown governor refused" \
 	|| bad "unknown governor: $(cat $T/r.log)"
