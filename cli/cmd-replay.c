@@ -129,6 +129,16 @@ bad:
 	return -1;
 }
 
+static bool find_spec(const struct replay_opts *o, const char *spec)
+{
+	int i;
+
+	for (i = 0; i < o->ngov; i++)
+		if (!strcmp(o->gov[i].spec, spec))
+			return true;
+	return false;
+}
+
 /* Split a -g list on commas; "x=y" items belong to the spec before. */
 static int parse_governors(const char *list, struct replay_opts *o,
 			   bool defaults)
@@ -151,6 +161,11 @@ static int parse_governors(const char *list, struct replay_opts *o,
 			if (o->ngov == REPLAY_MAX_GOV) {
 				fprintf(stderr, "%s: at most %d governors\n",
 					idl_progname, REPLAY_MAX_GOV);
+				return -1;
+			}
+			if (find_spec(o, spec)) {
+				fprintf(stderr, "%s: governor %s given twice\n",
+					idl_progname, spec);
 				return -1;
 			}
 			if (idl_governor_parse(g, spec, err, sizeof(err))) {
@@ -334,6 +349,9 @@ static void dump_explain(const struct cli *c, const struct replay_run *run)
 	for (t = 0; t < run->ntrace; t++) {
 		const struct replay_trace *tr = &run->tr[t];
 
+		if (c->o.explain_cpu >= 0 && !tr->explain)
+			idl_warn("--explain: %s has no CPU %d", tr->path,
+				 c->o.explain_cpu);
 		if (!tr->explain)
 			continue;
 		for (u = 0; u < tr->ncpu; u++) {

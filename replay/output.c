@@ -485,9 +485,10 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 	int gi;
 
 	fprintf(f, "replay of %s\n", tr->path);
-	fprintf(f, "  table %s%s, %u CPUs, HZ tick %lld ns%s, latency_req %lld ns, "
+	fprintf(f, "  table %s%s, %u CPU%s, tick %lld ns%s, latency_req %lld ns, "
 		"live governor %s\n", s->table.name,
 		s->own_table ? " (the trace's)" : " (what-if)", tr->ncpu,
+		tr->ncpu == 1 ? "" : "s",
 		(long long)s->tick_nsec, s->own_hz ? "" : " (what-if grid)",
 		(long long)s->latency_req,
 		tr->meta.governor[0] ? tr->meta.governor : "unknown");
