@@ -75,30 +75,6 @@ static int parse_format(const char *s, enum import_format *f)
 	return -1;
 }
 
-/* The poll state's time limit, as poll_state.c computes it (spec 4.4). */
-static void poll_opts(const struct cstate_table *t, uint32_t hz,
-		      struct model_opts *mo)
-{
-	int64_t tick = hz ? (1000000000LL + hz / 2) / hz : 0, lim;
-	int i;
-
-	mo->poll_state = -1;
-	if (!t->count || !(t->states[0].flags & CSTATE_POLLING) || !tick)
-		return;
-	mo->poll_state = 0;
-	lim = tick / 16;
-	for (i = 1; i < t->count; i++) {
-		if (t->states[i].disabled)
-			continue;
-		if (t->states[i].target_residency_ns < 10000)
-			continue;
-		if (t->states[i].target_residency_ns < lim)
-			lim = t->states[i].target_residency_ns;
-		break;
-	}
-	mo->poll_limit_ns = lim;
-}
-
 struct import_args {
 	const char	*in, *out, *machine, *states, *instance;
 	uint32_t	hz;
@@ -240,7 +216,7 @@ static int run(const struct import_args *a, struct idl_err *err)
 	if (cstate_table_resolve(a->machine, a->states, &meta.table, err))
 		return -1;
 	mo.hz = meta.hz;
-	poll_opts(&meta.table, meta.hz, &mo);
+	model_poll_opts(&meta.table, meta.hz, &mo);
 	mo.clock_is_mono = !strcmp(meta.clock, "mono");
 	rc.w = trace_writer_create(a->out, &meta, err);
 	if (!rc.w)

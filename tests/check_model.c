@@ -463,6 +463,45 @@ START_TEST(test_out_of_order)
 }
 END_TEST
 
+/*
+ * Poll limit (spec 4.4): table POLL + a state with 1 us residency (below
+ * the 10 us minimum, skipped), HZ 250 -> limit = TICK_NSEC/16 = 250 us.
+ * A 300 us poll with no wake evidence ended on the limit; a 300 us poll
+ * with an interrupt inside did not; a 200 us one is below the limit.
+ */
+START_TEST(test_poll_limit)
+{
+	struct cstate_table t;
+	struct model_opts o = { .hz = 250, .clock_is_mono = true };
+	struct idl_err err;
+	struct model *m;
+	struct raw_event e[] = {
+		idle(1000, 0, 0), idle(301000, 0, EV_IDLE_EXIT),
+		idle(400000, 0, 0), ev(EV_IRQ_HANDLER_ENTRY, 500000, 0),
+		idle(700000, 0, EV_IDLE_EXIT),
+		idle(800000, 0, 0), idle(1000000, 0, EV_IDLE_EXIT),
+	};
+
+	memset(&t, 0, sizeof(t));
+	t.count = 2;
+	t.states[0].flags = CSTATE_POLLING;
+	t.states[1].target_residency_ns = 1000;
+	model_poll_opts(&t, 250, &o);
+	ck_assert_int_eq(o.poll_state, 0);
+	ck_assert_int_eq(o.poll_limit_ns, 250000);
+	m = model_create(&o, collect, NULL, &err);
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	feed(m, e, 7);
+	finish(m);
+	ck_assert_int_eq(ngot, 3);
+	ck_assert(got[0].flags & IP_POLL_LIMIT);
+	ck_assert(!(got[1].flags & IP_POLL_LIMIT));
+	ck_assert(!(got[2].flags & IP_POLL_LIMIT));
+	model_free(m);
+}
+END_TEST
+
 START_TEST(test_hz_estimate)
 {
 	struct hz_est h;
@@ -499,6 +538,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_tick_stopped);
 	tcase_add_test(tc, test_clock_offset);
 	tcase_add_test(tc, test_out_of_order);
+	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_hz_estimate);
 	suite_add_tcase(s, tc);
 	return s;

@@ -53,6 +53,65 @@ const char *ev_type_name(enum ev_type t)
 	return (unsigned int)t < EV_TYPE_COUNT ? ev_names[t] : "?";
 }
 
+/* What the absence of each needed event class costs (doc/importing.md). */
+void model_print_missing(const struct model *m, FILE *f)
+{
+	const struct model_stats *st = model_get_stats(m);
+	const uint64_t *n = st->by_type;
+
+	if (!n[EV_CPU_IDLE])
+		fprintf(f, "no power:cpu_idle events: no idle periods\n");
+	if (!n[EV_HRTIMER_START] && !n[EV_HRTIMER_EXPIRE_ENTRY])
+		fprintf(f, "no hrtimer events: sleep lengths unknown "
+			"(TRACE_NO_TIMER, not exact), tick and hrtimer "
+			"wakeups show as unknown, delta_tick estimated\n");
+	if (!n[EV_TIMER_START])
+		fprintf(f, "no timer_start events: timer-wheel timers "
+			"left out of sleep lengths\n");
+	if (!n[EV_IRQ_HANDLER_ENTRY])
+		fprintf(f, "no irq_handler_entry events: device-interrupt "
+			"wakeups show as other causes or unknown\n");
+	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
+		fprintf(f, "no ipi_send events: IPI wakeups show as "
+			"sched or unknown\n");
+	if (!n[EV_SCHED_SWITCH])
+		fprintf(f, "no sched_switch events: idle-loop boundaries "
+			"unknown, tick-stopped flag never reset\n");
+	if (!n[EV_TICK_STOP])
+		fprintf(f, "no tick_stop events: tick-stopped flag never "
+			"set\n");
+	if (!n[EV_CPU_IDLE_MISS])
+		fprintf(f, "no cpu_idle_miss events: kernel above/below "
+			"flags absent (none happened, or not recorded)\n");
+	if (!st->hz)
+		fprintf(f, "HZ unknown (give --hz): wheel timers and tick "
+			"phase unusable\n");
+}
+
+/* The poll state's time limit, as poll_state.c computes it (spec 4.4). */
+void model_poll_opts(const struct cstate_table *t, uint32_t hz,
+		      struct model_opts *mo)
+{
+	int64_t tick = hz ? (1000000000LL + hz / 2) / hz : 0, lim;
+	int i;
+
+	mo->poll_state = -1;
+	if (!t->count || !(t->states[0].flags & CSTATE_POLLING) || !tick)
+		return;
+	mo->poll_state = 0;
+	lim = tick / 16;
+	for (i = 1; i < t->count; i++) {
+		if (t->states[i].disabled)
+			continue;
+		if (t->states[i].target_residency_ns < 10000)
+			continue;
+		if (t->states[i].target_residency_ns < lim)
+			lim = t->states[i].target_residency_ns;
+		break;
+	}
+	mo->poll_limit_ns = lim;
+}
+
 /* ------------------------------------------------------------ HZ */
 
 void hz_est_init(struct hz_est *h)

@@ -786,36 +786,3 @@ int model_finish(struct model *m, struct idl_err *err)
 	}
 	return 0;
 }
-
-void model_print_missing(const struct model *m, FILE *f)
-{
-	const uint64_t *n = m->st.by_type;
-
-	if (!n[EV_CPU_IDLE])
-		fprintf(f, "no power:cpu_idle events: no idle periods\n");
-	if (!n[EV_HRTIMER_START] && !n[EV_HRTIMER_EXPIRE_ENTRY])
-		fprintf(f, "no hrtimer events: sleep lengths unknown "
-			"(TRACE_NO_TIMER, not exact), tick and hrtimer "
-			"wakeups show as unknown, delta_tick estimated\n");
-	if (!n[EV_TIMER_START])
-		fprintf(f, "no timer_start events: timer-wheel timers "
-			"left out of sleep lengths\n");
-	if (!n[EV_IRQ_HANDLER_ENTRY])
-		fprintf(f, "no irq_handler_entry events: device-interrupt "
-			"wakeups show as other causes or unknown\n");
-	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
-		fprintf(f, "no ipi_send events: IPI wakeups show as "
-			"sched or unknown\n");
-	if (!n[EV_SCHED_SWITCH])
-		fprintf(f, "no sched_switch events: idle-loop boundaries "
-			"unknown, tick-stopped flag never reset\n");
-	if (!n[EV_TICK_STOP])
-		fprintf(f, "no tick_stop events: tick-stopped flag never "
-			"set\n");
-	if (!n[EV_CPU_IDLE_MISS])
-		fprintf(f, "no cpu_idle_miss events: kernel above/below "
-			"flags absent (none happened, or not recorded)\n");
-	if (!m->st.hz)
-		fprintf(f, "HZ unknown (give --hz): wheel timers and tick "
-			"phase unusable\n");
-}

@@ -69,6 +69,10 @@ const struct model_stats *model_get_stats(const struct model *m);
 void model_print_missing(const struct model *m, FILE *f);
 void model_free(struct model *m);
 
+/* Set poll_state/poll_limit_ns from @t's polling state 0 (spec 4.4). */
+void model_poll_opts(const struct cstate_table *t, uint32_t hz,
+		     struct model_opts *mo);
+
 /* HZ from the events: tick-timer spacing or jiffies against time. */
 struct hz_est {
 	uint64_t	j0_ts, j1_ts;	/* first/last jiffies observation */

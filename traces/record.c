@@ -510,7 +510,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 		return -1;
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
-	mo.poll_state = -1;
+	model_poll_opts(&meta.table, meta.hz, &mo);
 	if (open_raw(r, &meta, err))
 		return -1;
 	r->w = trace_writer_create(r->o->output, &meta, err);
