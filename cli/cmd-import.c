@@ -147,7 +147,8 @@ static void summary(const struct import_args *a, const struct model *m,
 		(unsigned long long)st->events, secs,
 		secs > 0 ? st->events / secs : 0.0,
 		(unsigned long long)st->periods, st->max_cpu, st->hz,
-		st->hz_estimated || (!a->hz && sc->hz) ? " (estimated)" : "");
+		a->hz || sc->hz_from_file ? "" :
+		st->hz_estimated || sc->hz ? " (estimated)" : "");
 	fprintf(stderr, "partial periods not emitted: %llu at start, %llu at "
 		"end; entries without exit: %llu; lost events: %llu\n",
 		(unsigned long long)st->partial_start,

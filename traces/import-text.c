@@ -644,8 +644,10 @@ static void raw_header(const char *s, struct import_scan *sc)
 
 	if ((v = strstr(s, "clock=")))
 		sscanf(v, "clock=%31s", sc->clock);
-	if ((v = strstr(s, "hz=")) && sscanf(v, "hz=%u", &hz) == 1 && hz)
+	if ((v = strstr(s, "hz=")) && sscanf(v, "hz=%u", &hz) == 1 && hz) {
 		sc->hz = hz;
+		sc->hz_from_file = true;
+	}
 	if ((v = strstr(s, "kernel=")))
 		sscanf(v, "kernel=%127s", sc->kernel);
 }

@@ -20,7 +20,8 @@ enum import_format { IMPORT_AUTO, IMPORT_FTRACE, IMPORT_REPORT, IMPORT_DAT };
 
 struct import_scan {
 	enum import_format fmt;		/* detected */
-	uint32_t	hz;		/* estimated, 0 if unknown */
+	uint32_t	hz;		/* 0 if unknown */
+	bool		hz_from_file;	/* stated by the file, not estimated */
 	uint32_t	nr_cpus;	/* "cpus=N" or highest CPU + 1 */
 	char		clock[32];	/* trace clock if the file says */
 	char		kernel[128];	/* uname -r if the file says */

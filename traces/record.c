@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -241,6 +242,13 @@ static int make_instance(struct rec *r, struct idl_err *err)
 	char name[96];
 	unsigned int rnd = 0;
 
+	/* libtracefs mounts tracefs itself when it can; be explicit */
+	if (access("/sys/kernel/tracing/instances", F_OK) &&
+	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
+	    errno != EBUSY && !tracefs_tracing_dir())
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot mount tracefs on /sys/kernel/"
+				   "tracing: %s", strerror(errno));
 	if (!tracefs_tracing_dir())
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "tracefs is not available (root needed; "
