@@ -117,28 +117,35 @@ int live_write_json(const char *path, json_t *doc, struct idl_err *err)
 
 /* ------------------------------------------------------------ metadata */
 
+/*
+ * First line of @path (@key NULL), or the value after "KEY<tabs>: " of
+ * the first line starting with @key (/proc/cpuinfo).
+ */
 static void read_first(const char *path, const char *key, char *buf,
 		       size_t len)
 {
 	char line[512];
+	const char *v = NULL;
 	FILE *f = fopen(path, "r");
 
 	buf[0] = '\0';
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *c;
-
-		if (key && strncmp(line, key, strlen(key)))
-			continue;
-		c = key ? strchr(line, ':') : line - 2;
-		if (c) {
-			snprintf(buf, len, "%s", c + 2);
-			buf[strcspn(buf, "\n")] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if (!key) {
+			v = line;
+			break;
 		}
-		break;
+		if (!strncmp(line, key, strlen(key))) {
+			v = strchr(line, ':');
+			v = v ? v + 1 + strspn(v + 1, " ") : NULL;
+			break;
+		}
 	}
 	fclose(f);
+	if (v)
+		snprintf(buf, len, "%.*s", (int)(len - 1), v);
 }
 
 static json_t *machine_meta(const struct live_opts *o,

@@ -124,6 +124,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	c->o.root = idlectl_sysfs_root();
 	c->govs = "all";
 	c->benches = "pingpong,timer";
+	opterr = 0;	/* our own message: argv[0] is just "live" */
 	while ((ch = getopt_long(argc, argv, "g:b:n:w:d:s:rl:D:o:qh", opts,
 				 NULL)) != -1) {
 		switch (ch) {
@@ -164,7 +165,11 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		case 'L': list_bench(); exit(0);
 		case 'q': c->o.quiet = true; break;
 		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
+		default:
+			fprintf(stderr, "%s: unknown option or missing "
+				"argument: '%s' (see --help)\n", idl_progname,
+				argv[optind - 1]);
+			return -1;
 		}
 	}
 	if (optind < argc) {
@@ -420,8 +425,10 @@ int cmd_live(int argc, char **argv)
 	char journal[4200], initial[IDLECTL_GOV_LEN] = "";
 	int lock_fd = -1, rc;
 
-	if (!c || parse_args(c, argc, argv))
+	if (!c || parse_args(c, argc, argv)) {
+		free(c);
 		return IDL_EXIT_BADINPUT;
+	}
 	snprintf(journal, sizeof(journal), "%s/live.journal",
 		 idlectl_run_dir());
 	install_signals();
