@@ -253,10 +253,13 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
 	bool explain = pc->explain;
-	bool stopped = false;
+	bool stopped;
 	unsigned int nsel, kpart = 0;
 	int why = BY_START;
 
+	/* the idle loop went on without running a task (the kernel's tick
+	 * was stopped at this entry): the tick is as this governor left it */
+	stopped = (p->flags & IP_TICK_STOPPED) && rc->g[gi].stopped;
 	for (nsel = 0;; nsel++) {
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
@@ -345,6 +348,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			break;
 		}
 	}
+	rc->g[gi].stopped = stopped;
 }
 
 static bool in_window(const struct replay_cpu *rc)

@@ -122,6 +122,7 @@ struct replay_gov_cpu {
 	struct cpuidle_device	dev;
 	struct replay_score	sc;
 	bool			attached;
+	bool			stopped;	/* tick stopped at the last exit */
 };
 
 /* One CPU of one trace: the streaming state. */

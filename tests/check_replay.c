@@ -431,6 +431,46 @@ START_TEST(test_tick_stop)
 END_TEST
 
 /*
+ * The idle loop going on: period 2 was entered with the kernel's tick
+ * stopped (IP_TICK_STOPPED), so no task ran since period 1 and the tick
+ * is as the governor left it: "fixed" C1 stopped it in period 1 (no
+ * timer), so its first select in period 2 sees the tick stopped and
+ * delta_tick = the sleep length (2 ms), and cannot stop it again.
+ * Period 3 has no such flag: a task ran, the tick runs again; its timer
+ * (2 ms) comes before the next tick (3 ms), so the stop is denied.
+ */
+START_TEST(test_loop_goes_on)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period p1 = period(10 * MS, MS, TRACE_NO_TIMER, MS,
+				       WAKE_IRQ);
+	struct idle_period p2 = period(11 * MS + 100 * US, MS, 2 * MS,
+				       900 * US, WAKE_IRQ);
+	struct idle_period p3 = period(20 * MS, MS, 2 * MS, 3 * MS, WAKE_IRQ);
+
+	p2.flags |= IP_TICK_STOPPED;
+	setup_skl(&s);
+	add_fixed(&s, 1, true);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p1);
+	replay_cpu_feed(rc, &p2);
+	replay_cpu_feed(rc, &p3);
+	replay_cpu_finish(rc);
+	ck_assert_int_eq(nlog, 3);
+	ck_assert(!logv[0].stopped);
+	ck_assert(logv[1].stopped);
+	ck_assert_int_eq(logv[1].dtick, 2 * MS);
+	ck_assert(!logv[2].stopped);
+	ck_assert_int_eq(logv[2].dtick, 3 * MS);
+	ck_assert_uint_eq(rc->g[0].sc.tick_stops, 1);
+	ck_assert_uint_eq(rc->g[0].sc.stop_denied, 1);
+	free(rc);
+}
+END_TEST
+
+/*
  * Poll time limit: "fixed" returns POLL (tick kept) for a 50 us period.
  * skl's default poll limit: first state after 0 with target >= 10 us is
  * C1E (20 us), below TICK_NSEC/16 = 250 us: 20 us.  Segments 20, 20 and
@@ -742,6 +782,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_oracle_whatif);
 	tcase_add_test(tc, test_tick_split);
 	tcase_add_test(tc, test_tick_stop);
+	tcase_add_test(tc, test_loop_goes_on);
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_whatif_hz);
