@@ -6,9 +6,37 @@
 set -u
 
 SYS=/sys/devices/system/cpu
+[ -n "${IDLELAB:-}" ] || IDLELAB=./idlelab
+[ -n "${top_srcdir:-}" ] || top_srcdir=$(dirname "$0")/..
+
+# 0. The whole flow on a copy of a fixture tree: needs no root and does
+# not touch the host (the benchmark itself runs for real).
+F=$(mktemp -d /tmp/live-fixture.XXXXXX)
+cp -r "$top_srcdir/tests/fixtures/sysfs-live/before" "$F/sys"
+fx() {
+	IDLELAB_SYSFS_ROOT=$F/sys IDLELAB_RUN_DIR=$F/run \
+	IDLELAB_POWERCAP_ROOT=$F/none "$IDLELAB" live "$@"
+}
+ffail=0
+fx --governors all --bench pingpong --runs 2 --duration 0.1 --warmup 0 \
+	-q -o "$F/out" > "$F/log" 2>&1 || { echo "FAIL: fixture run: $(cat $F/log)"; ffail=1; }
+[ "$(cat $F/sys/cpuidle/current_governor)" = teo ] && \
+	[ "$(cat $F/sys/cpu1/cpuidle/state2/disable)" = 1 ] && \
+	[ "$(cat $F/sys/cpu0/cpuidle/state2/disable)" = 0 ] || { echo "FAIL: fixture not restored"; ffail=1; }
+[ "$(ls $F/out/runs | wc -l)" = 6 ] || { echo "FAIL: fixture: $(ls $F/out/runs | wc -l) runs, want 6"; ffail=1; }
+grep -q '"configs": \[\s*"teo",' "$F/out/results.json" || \
+	tr -d ' \n' < "$F/out/results.json" | grep -q '"configs":\["teo","ladder","menu"\]' || \
+	{ echo "FAIL: fixture: configs not teo,ladder,menu"; ffail=1; }
+[ -f "$F/run/live.journal" ] && { echo "FAIL: fixture journal left"; ffail=1; }
+fx --governors haltpoll -q > "$F/log" 2>&1
+[ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || { echo "FAIL: fixture refusal: $(cat $F/log)"; ffail=1; }
+IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
+[ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
+rm -rf "$F"
+[ $ffail = 0 ] && echo "ok: fixture-tree session, restore and refusals" || exit 1
+
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
 [ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
-[ -n "${IDLELAB:-}" ] || IDLELAB=./idlelab
 unset IDLELAB_SYSFS_ROOT
 
 # One instance at a time on this host (several build trees may run their
@@ -170,6 +198,12 @@ if [ -r /dev/cpu_dma_latency ]; then
 fi
 
 # 9. refusals
+if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$IDLELAB" live -q \
+		> "$T/r.log" 2>&1
+	[ $? = 1 ] && grep -q "must be run as root" "$T/r.log" && ok "non-root refused" \
+		|| bad "non-root: $(cat $T/r.log)"
+fi
 "$IDLELAB" live --governors nosuch -q > "$T/r.log" 2>&1
 [ $? = 2 ] && grep -q "available: " "$T/r.log" && ok "unknown governor refused" \
 	|| bad "unknown governor: $(cat $T/r.log)"
