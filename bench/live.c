@@ -566,6 +566,30 @@ static int snap_all(struct live_ctx *c, struct idle_snapshot *s,
 	return idlectl_snapshot(c->o->root, s, err);
 }
 
+/*
+ * Someone else on the host may write current_governor during a run: such
+ * a run measured an unknown mix, so it is discarded (returns 2) and the
+ * governor is set again.
+ */
+static int governor_intact(struct live_ctx *c, const char *gov,
+			   struct idl_err *err)
+{
+	char now[IDLECTL_GOV_LEN] = "";
+	json_t *live = json_object_get(c->doc, "live");
+
+	if (idlectl_get_governor(c->o->root, now, sizeof(now), err))
+		return -1;
+	if (!strcmp(now, gov))
+		return 0;
+	fprintf(stderr, "idlelab live: warning: run %d: the governor was "
+		"changed to %s by someone else; run discarded\n", c->run_no,
+		now);
+	json_object_set_new(live, "discarded_runs", json_integer(
+		json_integer_value(json_object_get(live, "discarded_runs")) +
+		1));
+	return idlectl_set_governor(c->o->root, gov, err) ? -1 : 2;
+}
+
 static int one_run(struct live_ctx *c, int rep, int g,
 		   const struct live_bench *b, struct idl_err *err)
 {
@@ -610,9 +634,13 @@ static int one_run(struct live_ctx *c, int rep, int g,
 	if (!rc && bench_stop)
 		rc = 1;
 	if (!rc)
+		rc = governor_intact(c, c->o->govs[g], err);
+	if (!rc)
 		rc = idlectl_delta(&rm.before, &rm.after, &rm.delta, err);
 	if (!rc)
 		rc = finish_run(c, rep, g, b, &rm, &r, trace, err);
+	if (rc == 2)		/* discarded, not an error */
+		rc = 0;
 	idlectl_snapshot_free(&rm.before);
 	idlectl_snapshot_free(&rm.after);
 	idlectl_snapshot_free(&rm.delta);
@@ -704,6 +732,8 @@ int live_run(const struct live_opts *o, struct idl_err *err)
 			    json_boolean(rc == 0));
 	if (rc >= 0 && live_write_json(c->results, c->doc, err))
 		rc = -1;
+	else if (rc < 0)	/* keep the first error; mark what was saved */
+		live_write_json(c->results, c->doc, NULL);
 	if (c->perf_ok)
 		perfctr_close(&c->perf);
 	json_decref(c->index);

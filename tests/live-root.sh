@@ -32,6 +32,14 @@ fx --governors haltpoll -q > "$F/log" 2>&1
 [ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || { echo "FAIL: fixture refusal: $(cat $F/log)"; ffail=1; }
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
 [ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
+# someone else switching the governor mid-run: that run is discarded
+( i=0; while [ "$(cat $F/sys/cpuidle/current_governor)" != menu ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1)); done; echo ladder > "$F/sys/cpuidle/current_governor" ) &
+fx --governors menu --bench timer --runs 2 --duration 1 --warmup 0 -q -o "$F/dis" > "$F/log" 2>&1
+wait
+grep -q "changed to ladder by someone else; run discarded" "$F/log" && \
+	grep -q '"discarded_runs": 1' "$F/dis/results.json" && [ "$(ls $F/dis/runs | wc -l)" = 1 ] \
+	|| { echo "FAIL: foreign governor switch: $(cat $F/log)"; ffail=1; }
 rm -rf "$F"
 [ $ffail = 0 ] && echo "ok: fixture-tree session, restore and refusals" || exit 1
 
