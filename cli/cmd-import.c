@@ -155,6 +155,9 @@ static void summary(const struct import_args *a, const struct model *m,
 		(unsigned long long)st->partial_end,
 		(unsigned long long)st->no_exit,
 		(unsigned long long)st->lost_events);
+	if (st->no_entry)
+		fprintf(stderr, "exits without entry (lost events?): %llu\n",
+			(unsigned long long)st->no_entry);
 	fprintf(stderr, "exact sleep length: %llu, exact delta_tick: %llu, "
 		"no known timer: %llu\nwake causes:",
 		(unsigned long long)st->sleep_exact,

@@ -258,15 +258,17 @@ START_TEST(test_partial_periods)
 		idle(1000, 0, EV_IDLE_EXIT),
 		idle(2000, 1, 1),
 		idle(3000, 1, EV_IDLE_EXIT),
+		idle(3500, 1, EV_IDLE_EXIT),	/* a second exit: lost entry */
 		idle(4000, 0, 1),
 	};
 
-	feed(m, e, 4);
+	feed(m, e, 5);
 	finish(m);
 	ck_assert_int_eq(ngot, 1);
 	ck_assert_uint_eq(got[0].cpu, 1);
 	ck_assert_int_eq(model_get_stats(m)->partial_start, 1);
 	ck_assert_int_eq(model_get_stats(m)->partial_end, 1);
+	ck_assert_int_eq(model_get_stats(m)->no_entry, 1);
 	/* no timers known: no sleep length, not exact */
 	ck_assert_int_eq(got[0].sleep_length_ns, TRACE_NO_TIMER);
 	ck_assert(!(got[0].flags & IP_SLEEP_EXACT));

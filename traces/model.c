@@ -518,6 +518,8 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	if (c->phase != PH_IDLE) {
 		if (!c->seen_idle)
 			m->st.partial_start++;
+		else
+			m->st.no_entry++;
 		c->seen_idle = true;
 		c->phase = PH_LOOP;
 		return 0;
