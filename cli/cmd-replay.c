@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -319,6 +320,12 @@ static int write_output(struct cli *c, const struct replay_run *run)
 		return replay_write(stdout, run, &c->o, c->fmt, c->per_cpu);
 	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", c->output);
 	fd = mkstemp(tmp);
+	if (fd >= 0) {		/* mkstemp makes it 0600: use the umask */
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		fprintf(stderr, "%s: %s: %s\n", idl_progname, c->output,
 			strerror(errno));
