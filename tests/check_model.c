@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import.h"
 #include "model.h"
 
 #define MAXP	16
@@ -524,6 +525,90 @@ START_TEST(test_hz_estimate)
 }
 END_TEST
 
+/* ---- text lines: each field read as printed, by hand */
+static struct raw_event tl_ev[8];
+static int tl_n;
+
+static int tl_sink(void *ctx, const struct raw_event *e, struct idl_err *err)
+{
+	(void)ctx;
+	(void)err;
+	ck_assert_int_lt(tl_n, 8);
+	tl_ev[tl_n++] = *e;
+	return 0;
+}
+
+static int tl(const char *text, char *buffer)
+{
+	char line[512];
+	struct idl_err err;
+
+	snprintf(line, sizeof(line), "%s", text);
+	tl_n = 0;
+	return import_text_line("t", 1, line, NULL, buffer, 64, tl_sink, NULL,
+				&err);
+}
+
+START_TEST(test_text_lines)
+{
+	char buf[64];
+
+	/* usec timestamp, -1 exit, CRLF, instance prefix */
+	ck_assert_int_eq(tl("foo:  <idle>-0 [003] 12.000250: cpu_idle: "
+			    "state=-1 cpu_id=3\r\n", buf), 0);
+	ck_assert_int_eq(tl_n, 1);
+	ck_assert_str_eq(buf, "foo");
+	ck_assert_uint_eq(tl_ev[0].ts, 12000250000ULL);
+	ck_assert_uint_eq(tl_ev[0].cpu, 3);
+	ck_assert_uint_eq(tl_ev[0].idle.state, EV_IDLE_EXIT);
+	/* irq-info column, nsec, pointer and function with an offset */
+	ck_assert_int_eq(tl("  sh-5 [001] d.h1. 7.000000001: hrtimer_start: "
+			    "hrtimer=0xffff8880aa function=tick_nohz_handler/0x0 "
+			    "expires=7004000000 softexpires=7004000000 mode=ABS",
+			    buf), 0);
+	ck_assert_str_eq(buf, "");
+	ck_assert_uint_eq(tl_ev[0].ts, 7000000001ULL);
+	ck_assert_uint_eq(tl_ev[0].timer.timer, 0xffff8880aaULL);
+	ck_assert(tl_ev[0].timer.is_tick);
+	ck_assert_int_eq(tl_ev[0].timer.expires, 7004000000LL);
+	/* timer_start: cpu=, flags letters, [timeout=] gives now */
+	ck_assert_int_eq(tl("  sh-5 [000] 7.5: timer_start: timer=00000000ab "
+			    "function=process_timeout expires=1100 "
+			    "[timeout=100] bucket_expiry=1104 cpu=1 idx=9 "
+			    "flags=D|P", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].timer.flags,
+			  1 | EV_TIMER_DEFERRABLE | EV_TIMER_PINNED);
+	ck_assert_uint_eq(tl_ev[0].timer.now, 1000);
+	ck_assert_uint_eq(tl_ev[0].timer.bucket_expiry, 1104);
+	ck_assert_uint_eq(tl_ev[0].timer.fn, PTO);
+	/* cpumask: hex words, CPUs 0, 2 and 32 */
+	ck_assert_int_eq(tl("  sh-5 [000] 8.0: ipi_send_cpumask: "
+			    "cpumask=00000001,00000005 callsite=x callback=y",
+			    buf), 0);
+	ck_assert_int_eq(tl_n, 3);
+	ck_assert_uint_eq(tl_ev[0].ipi.target, 0);
+	ck_assert_uint_eq(tl_ev[1].ipi.target, 2);
+	ck_assert_uint_eq(tl_ev[2].ipi.target, 32);
+	/* trace-cmd's sched plugin formats; a comm with spaces */
+	ck_assert_int_eq(tl("  rs:main Q:Reg-238 [003] 9.0: sched_switch: "
+			    "rs:main Q:Reg:238 [120] S ==> swapper/3:0 [120]",
+			    buf), 0);
+	ck_assert_int_eq(tl_ev[0].sw.prev_pid, 238);
+	ck_assert_int_eq(tl_ev[0].sw.next_pid, 0);
+	ck_assert_int_eq(tl("  sh-5 [000] 9.1: sched_wakeup: sh:6 [120] "
+			    "success=1 CPU:002", buf), 0);
+	ck_assert_int_eq(tl_ev[0].wakeup.target_cpu, 2);
+	/* unknown event: skipped; known event, bad field: error */
+	ck_assert_int_eq(tl("  sh-5 [000] 9.2: softirq_entry: vec=1", buf), 0);
+	ck_assert_int_eq(tl_n, 0);
+	ck_assert_int_eq(tl("  sh-5 [000] 9.3: cpu_idle: state=x cpu_id=0",
+			    buf), -1);
+	ck_assert_int_eq(tl("CPU:1 [LOST 42 EVENTS]", buf), 0);
+	ck_assert_int_eq(tl_ev[0].type, EV_LOST);
+	ck_assert_uint_eq(tl_ev[0].lost.count, 42);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -542,6 +627,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_out_of_order);
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_hz_estimate);
+	tcase_add_test(tc, test_text_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
