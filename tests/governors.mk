@@ -38,3 +38,8 @@ tests_check_menu_SOURCES = tests/check_menu.c
 tests_check_menu_CFLAGS = $(UNIT_CFLAGS)
 tests_check_menu_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_menu
+
+## differential test against the Python reference model (tests/ref/)
+TESTS += tests/governors-diff.sh
+EXTRA_DIST += tests/governors-diff.sh tests/ref/govref.py \
+	tests/ref/gen_streams.py tests/ref/README.md tests/ref/divergences
