@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,10 +353,12 @@ int idlectl_lock(const char *path, struct idl_err *err)
 		close(fd);
 		if (n > 0)
 			pid[strcspn(pid, "\n")] = '\0';
+		/* the pid is the last session's; the holder may be another */
+		if (n <= 0 || kill((pid_t)atol(pid), 0))
+			snprintf(pid, sizeof(pid), "?");
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "another idlelab live session is running "
-				   "(pid %s, lock %s)", *pid ? pid : "?",
-				   path);
+				   "(pid %s, lock %s)", pid, path);
 	}
 	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, pid, strlen(pid), 0) < 0) {

@@ -47,12 +47,13 @@ rm -rf "$F"
 [ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
 unset IDLELAB_SYSFS_ROOT
 
-# One instance at a time on this host (several build trees may run their
-# test suites at once); the sessions below use a private journal and lock.
+# Hold the real session lock for the whole test: no real idlelab live
+# session (nor another copy of this test, from another build tree) runs
+# meanwhile.  The sessions below use a private journal and lock.
 command -v flock > /dev/null || { echo "SKIP: no flock(1)"; exit 77; }
 mkdir -p /run/idlelab
-exec 9> /run/idlelab/live-root-test.lock
-flock -w 300 9 || { echo "FAIL: live-root test lock busy"; exit 1; }
+exec 9>> /run/idlelab/live.lock
+flock -w 300 9 || { echo "FAIL: /run/idlelab/live.lock busy for 300 s"; exit 1; }
 
 T=$(mktemp -d /tmp/live-root.XXXXXX)
 export IDLELAB_RUN_DIR=$T/run
