@@ -384,6 +384,16 @@ START_TEST(test_parse_latency_tools)
 	ck_assert_double_eq_tol(metric(&r, "latency-p99.9", ""), 93.848, 1e-9);
 	free(s);
 	memset(&r, 0, sizeof(r));
+	s = slurp("sockperf-tcp.txt");		/* what the adapter runs */
+	ck_assert_int_eq(parse_sockperf(s, &r, &err), 0);
+	ck_assert_double_eq_tol(metric(&r, "latency-avg", ""), 20.615, 1e-9);
+	ck_assert_double_eq_tol(metric(&r, "latency-p50", ""), 7.706, 1e-9);
+	ck_assert_double_eq_tol(metric(&r, "latency-p90", ""), 8.707, 1e-9);
+	ck_assert_double_eq_tol(metric(&r, "latency-p99", ""), 68.946, 1e-9);
+	ck_assert_double_eq_tol(metric(&r, "latency-p99.9", ""), 2436.644,
+				1e-9);
+	free(s);
+	memset(&r, 0, sizeof(r));
 	/* T:0 C 1996 Avg 106, T:1 C 1331 Avg 107: (211576+142417)/3327 */
 	s = slurp("cyclictest.txt");
 	ck_assert_int_eq(parse_cyclictest(s, &r, &err), 0);
