@@ -606,6 +606,9 @@ START_TEST(test_text_lines)
 	ck_assert_int_eq(tl("CPU:1 [LOST 42 EVENTS]", buf), 0);
 	ck_assert_int_eq(tl_ev[0].type, EV_LOST);
 	ck_assert_uint_eq(tl_ev[0].lost.count, 42);
+	ck_assert_int_eq(tl("bar: CPU:1 [3889 EVENTS DROPPED]", buf), 0);
+	ck_assert_str_eq(buf, "bar");
+	ck_assert_uint_eq(tl_ev[0].lost.count, 3889);
 }
 END_TEST
 

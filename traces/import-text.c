@@ -436,7 +436,9 @@ static bool lost_line(const char *s, struct raw_event *e)
 	unsigned int cpu;
 	unsigned long long n;
 
-	if (sscanf(s, "CPU:%u [LOST %llu EVENTS]", &cpu, &n) != 2)
+	/* ftrace and trace-cmd ("NAME: CPU:1 [12 EVENTS DROPPED]") */
+	if (sscanf(s, "CPU:%u [LOST %llu EVENTS]", &cpu, &n) != 2 &&
+	    sscanf(s, "CPU:%u [%llu EVENTS DROPPED]", &cpu, &n) != 2)
 		return false;
 	e->type = EV_LOST;
 	e->cpu = cpu < TRACE_MAX_CPUS ? cpu : 0;
@@ -498,9 +500,18 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 
 	line[n] = 0;
 	buffer[0] = 0;
+	cpu_at = NULL;
 	memset(&e, 0, sizeof(e));
-	if (lost_line(line, &e))
+	if (lost_line(line, &e) ||
+	    ((cpu_at = strstr(line, ": CPU:")) && lost_line(cpu_at + 2, &e))) {
+		if (cpu_at && (size_t)(cpu_at - line) < buffer_len) {
+			memcpy(buffer, line, (size_t)(cpu_at - line));
+			buffer[cpu_at - line] = 0;
+		}
+		if (want && strcmp(want, buffer))
+			return 0;
 		return sink(ctx, &e, err);
+	}
 	if (line[0] == '#' || !(cpu_at = split_line(line, &e, &name, &fields)))
 		return 0;
 	e.type = event_type(name);
