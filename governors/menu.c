@@ -44,6 +44,22 @@
 #define DECAY		8
 #define MAX_INTERESTING	(50000 * NSEC_PER_USEC)
 
+/*
+ * At the default tunables the divisors are the kernel's constants; telling
+ * the compiler so lets it multiply instead of divide (replay speed).
+ */
+#define UNITY_NS	((u64)RESOLUTION * DECAY * NSEC_PER_USEC)
+
+static inline u64 menu_div_unity(u64 x, u64 unity_ns)
+{
+	return unity_ns == UNITY_NS ? x / UNITY_NS : x / unity_ns;
+}
+
+static inline unsigned int menu_div_decay(unsigned int x, unsigned int decay)
+{
+	return decay == DECAY ? x / DECAY : x / decay;
+}
+
 /* Indices into the params table below (gov_param(dev, i)). */
 enum {
 	MENU_PARAM_INTERVALS,
@@ -247,8 +263,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		 * quotient is truncated to 32 bits, as in the kernel.
 		 */
 		cf = data->correction_factor[data->bucket];
-		timer_us = (unsigned int)((unity_ns / 2 +
-					   data->next_timer_ns * cf) / unity_ns);
+		timer_us = (unsigned int)menu_div_unity(unity_ns / 2 +
+					data->next_timer_ns * cf, unity_ns);
 		gov_explain(dev, "menu: typical=%llu ns, bucket %u, "
 			    "correction factor %u, timer_us %u",
 			    (unsigned long long)predicted_ns, data->bucket, cf,
@@ -442,7 +458,7 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		measured_ns = data->next_timer_ns;
 
 	old_factor = data->correction_factor[data->bucket];
-	new_factor = old_factor - old_factor / data->decay;
+	new_factor = old_factor - menu_div_decay(old_factor, data->decay);
 
 	if (data->next_timer_ns > 0 && measured_ns < (u64)MAX_INTERESTING)
 		new_factor += (unsigned int)((u64)data->resolution *
