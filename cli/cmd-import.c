@@ -167,6 +167,9 @@ static void summary(const struct import_args *a, const struct model *m,
 		fprintf(stderr, " %s %llu", wake_cause_name(i),
 			(unsigned long long)st->wake[i]);
 	fputc('\n', stderr);
+	if (st->disordered)
+		fprintf(stderr, "periods dropped as out of time order: %llu\n",
+			(unsigned long long)st->disordered);
 	if (st->late_events || st->timer_table_full || st->foreign_base)
 		fprintf(stderr, "out-of-order events: %llu, timers not "
 			"tracked (table full): %llu, REALTIME-base hrtimers "

@@ -505,6 +505,25 @@ START_TEST(test_poll_limit)
 }
 END_TEST
 
+/* Beyond the window: a period before the last one written is dropped. */
+START_TEST(test_disordered)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		idle(5000, 0, 1), idle(5100, 0, EV_IDLE_EXIT),
+		idle(4000, 0, 1), idle(6000, 0, EV_IDLE_EXIT),
+		idle(7000, 0, 1), idle(6500, 0, EV_IDLE_EXIT),
+	};
+
+	feed(m, e, 6);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(model_get_stats(m)->disordered, 2);
+	ck_assert_int_eq(model_get_stats(m)->late_events, 2);
+	model_free(m);
+}
+END_TEST
+
 START_TEST(test_hz_estimate)
 {
 	struct hz_est h;
@@ -629,6 +648,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_clock_offset);
 	tcase_add_test(tc, test_out_of_order);
 	tcase_add_test(tc, test_poll_limit);
+	tcase_add_test(tc, test_disordered);
 	tcase_add_test(tc, test_hz_estimate);
 	tcase_add_test(tc, test_text_lines);
 	suite_add_tcase(s, tc);

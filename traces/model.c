@@ -71,6 +71,7 @@ struct cpu_state {
 	bool		stop_snap;	/* tick_stopped at the last exit */
 	int32_t		timers;		/* list head */
 	uint64_t	last_ts;
+	uint64_t	last_emitted;	/* entry of the last period written */
 };
 
 struct model {
@@ -433,6 +434,14 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
 		p.flags |= IP_POLL_LIMIT;
 
+	/* Events later than the reordering window allowed can leave a
+	 * period that ends before it starts or overlaps the previous one:
+	 * drop it (counted) rather than write a trace out of order. */
+	if (p.exit_ns < p.entry_ns || p.entry_ns < c->last_emitted) {
+		m->st.disordered++;
+		return 0;
+	}
+	c->last_emitted = p.entry_ns;
 	m->st.periods++;
 	m->st.wake[p.wake_cause]++;
 	m->st.sleep_exact += !!(p.flags & IP_SLEEP_EXACT);

@@ -43,6 +43,7 @@ struct model_stats {
 	uint64_t	no_exit;		/* entry followed by an entry */
 	uint64_t	no_entry;		/* exit not after an entry */
 	uint64_t	late_events;		/* older than the CPU's last */
+	uint64_t	disordered;		/* periods dropped: out of order */
 	uint64_t	lost_events;		/* reported by the reader */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
