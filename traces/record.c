@@ -470,10 +470,11 @@ static void summary(const struct rec *r, const struct model_stats *st)
 		(unsigned long long)st->lost_events,
 		(unsigned long long)(st->partial_start + st->partial_end),
 		st->hz);
-	if (st->late_events)
+	if (st->late_events || st->disordered)
 		fprintf(stderr, "idlelab record: %llu events arrived out of "
-			"order beyond the window\n",
-			(unsigned long long)st->late_events);
+			"order beyond the window, %llu periods dropped\n",
+			(unsigned long long)st->late_events,
+			(unsigned long long)st->disordered);
 	if (r->dec.no_symbols)
 		fprintf(stderr, "idlelab record: some timer functions had "
 			"no symbol (is /proc/kallsyms readable?)\n");
