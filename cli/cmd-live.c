@@ -73,10 +73,19 @@ static void list_bench(void)
 {
 	const struct bench_def *const *d;
 
-	for (d = bench_list(); *d; d++)
-		printf("%-15s %-55s %s\n", (*d)->name, (*d)->summary,
+	for (d = bench_list(); *d; d++) {
+		const char *const *k;
+
+		printf("%-15s %-55s %s", (*d)->name, (*d)->summary,
 		       !(*d)->binary ? "built-in" :
-		       bench_available(*d) ? "available" : "missing");
+		       bench_available(*d) ? "available" : "missing (");
+		if ((*d)->binary && !bench_available(*d))
+			printf("Debian package %s)", (*d)->package);
+		printf("\n%-15s options:", "");
+		for (k = (*d)->keys; *k; k++)
+			printf(" %s=", *k);
+		printf("\n");
+	}
 }
 
 struct cli {

@@ -32,6 +32,11 @@ fx --governors haltpoll -q > "$F/log" 2>&1
 [ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || { echo "FAIL: fixture refusal: $(cat $F/log)"; ffail=1; }
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
 [ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
+# a missing tool is skipped, naming its Debian package
+PATH=/nonexistent fx --governors menu --bench hackbench,pingpong --runs 1 \
+	--duration 0.1 --warmup 0 -q -o "$F/skip" > "$F/log" 2>&1
+grep -q "skipping hackbench: hackbench not found (install the Debian package rt-tests)" "$F/log" \
+	&& [ "$(ls $F/skip/runs | wc -l)" = 1 ] || { echo "FAIL: missing tool: $(cat $F/log)"; ffail=1; }
 # someone else switching the governor mid-run: that run is discarded
 ( i=0; while [ "$(cat $F/sys/cpuidle/current_governor)" != menu ] && [ $i -lt 100 ]; do
 	sleep 0.05; i=$((i + 1)); done; echo ladder > "$F/sys/cpuidle/current_governor" ) &
