@@ -33,8 +33,8 @@ fx --governors haltpoll -q > "$F/log" 2>&1
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
 [ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
 # a missing tool is skipped, naming its Debian package
-PATH=/nonexistent fx --governors menu --bench hackbench,pingpong --runs 1 \
-	--duration 0.1 --warmup 0 -q -o "$F/skip" > "$F/log" 2>&1
+( PATH=/nonexistent; fx --governors menu --bench hackbench,pingpong --runs 1 \
+	--duration 0.1 --warmup 0 -q -o "$F/skip" ) > "$F/log" 2>&1
 grep -q "skipping hackbench: hackbench not found (install the Debian package rt-tests)" "$F/log" \
 	&& [ "$(ls $F/skip/runs | wc -l)" = 1 ] || { echo "FAIL: missing tool: $(cat $F/log)"; ffail=1; }
 # someone else switching the governor mid-run: that run is discarded
