@@ -16,6 +16,9 @@ if test -z "$PYTHON3"; then
 	echo "SKIP: no python3"
 	exit 77
 fi
+# no __pycache__ in the source tree (read-only under distcheck anyway)
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONDONTWRITEBYTECODE
 : "${top_srcdir:=.}"
 : "${IDLELAB:=./idlelab}"
 ref="$top_srcdir/tests/ref"

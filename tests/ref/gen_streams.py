@@ -128,7 +128,8 @@ class StreamGen:
         self.spec = spec
         self.avoid = avoid
         r = rng.random()
-        self.hz = rng.choice(HZS)
+        self.hz = rng.choice(HZS) if rng.random() < 0.9 else \
+            log_uniform(rng, 1, 100000)         # any HZ decide accepts
         self.tick = tick_nsec(self.hz)
         if r < 0.5:
             name = rng.choice(sorted(TABLES))
@@ -150,7 +151,7 @@ class StreamGen:
         self.p_ptl = rng.choice((0.05, 0.3, 0.7))
         self.p_other = rng.choice((0.0, 0.03, 0.15))
         self.p_lat = rng.choice((0.0, 0.01, 0.05))
-        self.p_dis = rng.choice((0.0, 0.01, 0.04))
+        self.p_dis = rng.choice((0.0, 0.01, 0.04, 0.3))
         self.scale = log_uniform(rng, 1000, 100 * self.tick)
         # periodic flavour: one timer period, woken by it almost always
         self.period = log_uniform(rng, 1000, 20 * self.tick) \
