@@ -300,6 +300,16 @@ class StreamGen:
                 lines.append("busy")
                 core.busy()
                 continue
+            if rng.random() < self.p_dis / 2:
+                # a sysfs write while the CPU is idle: after the select,
+                # before the reflect (the core's poll limit sees it)
+                i, v = rng.randrange(n), rng.randint(0, 1)
+                lines.append("disable %d %d" % (i, v))
+                core.set_disable(i, v)
+            if rng.random() < self.p_lat / 2:
+                v = self.latency()
+                lines.append("latency_req %d" % v)
+                core.set_latency_req(v)
             entered = idx
             if rng.random() < self.p_other:
                 entered = rng.randrange(n)
