@@ -144,7 +144,7 @@ static bool find_spec(const struct replay_opts *o, const char *spec)
 static int parse_governors(const char *list, struct replay_opts *o,
 			   bool defaults)
 {
-	char buf[1024], spec[96], err[512], *tok, *save = NULL;
+	char buf[1024], spec[IDL_GOV_SPEC_LEN], err[512], *tok, *save = NULL;
 	int n = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);

@@ -192,6 +192,7 @@ static inline s64 idl_tick_nsec_for_hz(unsigned int hz)
  * side by side in one replay) has its own copy of the values.
  */
 #define IDL_GOV_MAX_PARAMS	8
+#define IDL_GOV_SPEC_LEN	256	/* canonical "NAME:param=value,..." */
 
 struct idl_gov_param {
 	const char	*name;
@@ -224,7 +225,7 @@ struct idl_governor_ops {
 struct idl_governor {
 	const struct idl_governor_ops	*ops;
 	long long			param[IDL_GOV_MAX_PARAMS];
-	char				spec[96];	/* "teo:pulse=512" */
+	char				spec[IDL_GOV_SPEC_LEN];	/* "teo:pulse=512" */
 };
 
 static inline void *gov_data(struct cpuidle_device *dev)

@@ -673,9 +673,11 @@ class Core:
             self.poll_limit()
         self.dev.last_residency_ns = residency & U64
         self.dev.poll_time_limit = bool(poll_time_limit)
-        # the tick handler sets the latch; only a read clears it
-        if got_tick:
-            self.env.got_idle_tick = True
+        # decide-protocol.md: GOT_TICK *is* what tick_nohz_idle_got_tick()
+        # returns the first time it is asked after this step, so the
+        # step's value replaces one that teo's short-circuit left unread
+        # (a stream that wants the kernel's latch says 1 again).
+        self.env.got_idle_tick = bool(got_tick)
         self.gov.reflect(self.drv, self.dev, self.env, entered)
 
     def busy(self):
