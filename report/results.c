@@ -27,6 +27,29 @@ static void copy_str(char *dst, size_t len, json_t *s)
 	snprintf(dst, len, "%s", json_is_string(s) ? json_string_value(s) : "");
 }
 
+/* A name that does not fit would be cut silently (and two long names
+ * could become one): reject it instead. */
+static int check_len(struct idl_err *err, const char *path, json_t *at,
+		     const char *s, size_t len, const char *what)
+{
+	char m[160];
+
+	if (strlen(s) < len)
+		return 0;
+	snprintf(m, sizeof(m), "%s longer than %zu characters", what, len - 1);
+	return bad(err, path, at, m);
+}
+
+static int copy_checked(struct idl_err *err, const char *path, char *dst,
+			size_t len, json_t *s, const char *what)
+{
+	if (json_is_string(s) &&
+	    check_len(err, path, s, json_string_value(s), len, what))
+		return -1;
+	copy_str(dst, len, s);
+	return 0;
+}
+
 static int find_config(const struct res_set *rs, const char *name)
 {
 	int i;
@@ -76,10 +99,15 @@ static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
 
 	if (!json_is_object(jb))
 		return bad(err, rs->path, jb, "\"benchmarks\" entries must be objects");
-	copy_str(b->name, sizeof(b->name), json_object_get(jb, "name"));
-	copy_str(b->kase, sizeof(b->kase), json_object_get(jb, "case"));
-	copy_str(b->metric, sizeof(b->metric), json_object_get(jb, "metric"));
-	copy_str(b->unit, sizeof(b->unit), json_object_get(jb, "unit"));
+	if (copy_checked(err, rs->path, b->name, sizeof(b->name),
+			 json_object_get(jb, "name"), "a benchmark name") ||
+	    copy_checked(err, rs->path, b->kase, sizeof(b->kase),
+			 json_object_get(jb, "case"), "a benchmark case") ||
+	    copy_checked(err, rs->path, b->metric, sizeof(b->metric),
+			 json_object_get(jb, "metric"), "a metric name") ||
+	    copy_checked(err, rs->path, b->unit, sizeof(b->unit),
+			 json_object_get(jb, "unit"), "a unit"))
+		return -1;
 	if (!b->name[0] || !b->metric[0])
 		return bad(err, rs->path, jb, "a benchmark needs \"name\" and \"metric\"");
 	hib = json_object_get(jb, "higher_is_better");
@@ -98,7 +126,7 @@ static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
 	return 0;
 }
 
-static void load_idle(struct res_set *rs, json_t *idle)
+static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 {
 	const char *cfg, *st;
 	json_t *ji, *res, *x, *en;
@@ -117,7 +145,14 @@ static void load_idle(struct res_set *rs, json_t *idle)
 		res = json_object_get(ji, "residency_pct");
 		json_object_foreach(res, st, x) {
 			if (ri->nstates >= RES_MAX_STATES)
-				break;
+				return bad(err, rs->path, res,
+					   "\"residency_pct\": too many states");
+			if (check_len(err, rs->path, res, st,
+				      sizeof(ri->state[0]), "a state name"))
+				return -1;
+			if (!json_is_number(x))
+				return bad(err, rs->path, x,
+					   "\"residency_pct\" must hold numbers");
 			snprintf(ri->state[ri->nstates], sizeof(ri->state[0]), "%s", st);
 			ri->residency_pct[ri->nstates++] = json_number_value(x);
 		}
@@ -127,10 +162,14 @@ static void load_idle(struct res_set *rs, json_t *idle)
 			ri->has_energy = true;
 			ri->energy = json_number_value(json_object_get(en, "value"));
 			ri->energy_modelled = json_is_true(json_object_get(en, "modelled"));
-			copy_str(ri->energy_unit, sizeof(ri->energy_unit),
-				 json_object_get(en, "unit"));
+			if (copy_checked(err, rs->path, ri->energy_unit,
+					 sizeof(ri->energy_unit),
+					 json_object_get(en, "unit"),
+					 "an energy unit"))
+				return -1;
 		}
 	}
+	return 0;
 }
 
 static int load_configs(struct res_set *rs, json_t *cfgs, struct idl_err *err)
@@ -149,7 +188,9 @@ static int load_configs(struct res_set *rs, json_t *cfgs, struct idl_err *err)
 		rs->nconfigs = (int)i;
 		if (find_config(rs, json_string_value(x)) >= 0)
 			return bad(err, rs->path, x, "\"configs\" names must be unique");
-		copy_str(rs->configs[i], sizeof(rs->configs[0]), x);
+		if (copy_checked(err, rs->path, rs->configs[i],
+				 sizeof(rs->configs[0]), x, "a config name"))
+			return -1;
 		rs->nconfigs = (int)i + 1;
 	}
 	return 0;
@@ -183,8 +224,8 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 			return -1;
 	}
 	idle = json_object_get(root, "idle");
-	if (json_is_object(idle))
-		load_idle(rs, idle);
+	if (json_is_object(idle) && load_idle(rs, idle, err))
+		return -1;
 	return 0;
 }
 
@@ -218,6 +259,8 @@ int results_load(const char *path, struct res_set *rs, struct idl_err *err)
 	set_label(rs, path);
 
 	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root && jerr.line < 1)	/* not a syntax error: no line */
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s", jerr.text);
 	if (!root)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", file,
 				   jerr.line, jerr.text);
