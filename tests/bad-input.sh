@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Every command that reads a file, run over the bad-input corpus
+# (tests/bad-input/MANIFEST): each must give its expected exit status and
+# the expected first line of the error (a prefix), within a time limit:
+# never a crash, a hang or a silent success.
+#
+# MANIFEST lines: FILE | COMMAND | STATUS | EXPECTED-ERROR-PREFIX
+#   FILE     a file in tests/bad-input, or a generated one:
+#            @dir (a directory), @missing (under a non-existent dir),
+#            @notdir (below a regular file), @fifo (a FIFO fed by a
+#            writer that closes it), @hugeline-ftrace, @hugeline-report,
+#            @hugeline-decide, @hugeline-table, @hugeline-json (a 64 MiB
+#            line after a valid start), @dat-trunc (the trappy trace.dat
+#            of the shared corpus cut 376 bytes short; the line is
+#            skipped when $IDLELAB_CORPUS/traces is not there)
+#   COMMAND  idlelab arguments; {} is the file, {out} an output path
+#   STATUS   expected exit status
+#   PREFIX   the first line of standard error starts with this ({} is
+#            replaced by the file); "-" for no error output expected
+#   NOTE     optional 5th field "xfail: why": a known bug in code this
+#            test's owner may not change; the line then states the right
+#            behaviour, its failure is reported as XFAIL, and its passing
+#            as XPASS, which fails (remove the marker once fixed)
+# Usage: bad-input.sh [--learn]  (--learn prints what happens instead)
+set -u
+: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+dir=$top_srcdir/tests/bad-input
+learn=${1:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
+fifo_pid=
+cleanup() {
+	[ -n "$fifo_pid" ] && kill "$fifo_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+TIMEOUT=${BAD_INPUT_TIMEOUT:-120}
+
+# a line of 64 MiB of 'x' after a valid beginning
+hugeline() {
+	printf '%s' "$1" >"$2"
+	head -c $((64 << 20)) /dev/zero | tr '\0' x >>"$2"
+	printf '\n' >>"$2"
+}
+
+# the path of FILE, generating it when its name starts with @
+path_of() {
+	case $1 in
+	@dir) mkdir -p "$tmp/a-dir"; echo "$tmp/a-dir" ;;
+	@missing) echo "$tmp/no-such-dir/file" ;;
+	@notdir) : >"$tmp/plain"; echo "$tmp/plain/file" ;;
+	@fifo) echo "$tmp/fifo" ;;
+	@hugeline-ftrace)
+		[ -f "$tmp/hl-ftrace" ] || hugeline "$(printf '# tracer: nop\n          <idle>-0       [000] d..1.   100.000100: cpu_idle: state=1 cpu_id=0 ')" "$tmp/hl-ftrace"
+		echo "$tmp/hl-ftrace" ;;
+	@hugeline-report)
+		[ -f "$tmp/hl-report" ] || hugeline "$(printf 'cpus=2\n          <idle>-0     [000] 100.000100: cpu_idle:             state=1 cpu_id=0 ')" "$tmp/hl-report"
+		echo "$tmp/hl-report" ;;
+	@hugeline-decide)
+		[ -f "$tmp/hl-decide" ] || hugeline "$(printf 'hz 250\n# ')" "$tmp/hl-decide"
+		echo "$tmp/hl-decide" ;;
+	@hugeline-table)
+		[ -f "$tmp/hl-table" ] || hugeline "$(printf 'name x\n# ')" "$tmp/hl-table"
+		echo "$tmp/hl-table" ;;
+	@hugeline-json)
+		[ -f "$tmp/hl-json" ] || hugeline '{"format": "' "$tmp/hl-json"
+		echo "$tmp/hl-json" ;;
+	@dat-trunc)
+		local d=${IDLELAB_CORPUS:-/work/shared/corpus}/traces/trappy_juno_trace_idle.trace.dat
+		[ -f "$d" ] || return 0
+		head -c 3301000 "$d" >"$tmp/trunc.dat"
+		echo "$tmp/trunc.dat" ;;
+	*) echo "$dir/$1" ;;
+	esac
+}
+
+n=0 fail=0 xfails=0
+while IFS='|' read -r file cmd status prefix note; do
+	file=$(echo "$file" | sed 's/^ *//; s/ *$//')
+	case $file in ''|'#'*) continue ;; esac
+	cmd=$(echo "$cmd" | sed 's/^ *//; s/ *$//')
+	status=$(echo "$status" | tr -d ' ')
+	prefix=$(echo "$prefix" | sed 's/^ //; s/ *$//')
+	note=$(echo "${note:-}" | sed 's/^ *//; s/ *$//')
+	p=$(path_of "$file")
+	if [ -z "$p" ]; then
+		echo "SKIP: $file: not available here"
+		continue
+	fi
+	if [ "$file" = @fifo ]; then
+		# a writer feeds one copy of garbage, then closes; a reader
+		# that opens the FIFO twice blocks (the time limit catches it)
+		rm -f "$p"
+		mkfifo "$p"
+		( cat "$dir/garbage.bin" >"$p" ) >/dev/null 2>&1 &
+		fifo_pid=$!
+	fi
+	out=$tmp/out
+	rm -rf "$out"
+	args=${cmd//\{\}/$p}
+	args=${args//\{out\}/$out}
+	# shellcheck disable=SC2086 # the template is split into words
+	t=$TIMEOUT
+	case $note in xfail*) t=10 ;; esac	# a known hang need not wait
+	timeout "$t" "$IDLELAB" $args >"$tmp/stdout" 2>"$tmp/stderr" \
+		</dev/null
+	got=$?
+	first=$(head -n1 "$tmp/stderr")
+	if [ -n "$fifo_pid" ]; then
+		kill "$fifo_pid" 2>/dev/null
+		wait "$fifo_pid" 2>/dev/null
+		fifo_pid=
+	fi
+	n=$((n + 1))
+	if [ "$learn" = --learn ]; then
+		shown=${first//$p/\{\}}
+		printf '%s | %s | %s | %s\n' "$file" "$cmd" "$got" "${shown:--}"
+		continue
+	fi
+	want=${prefix//\{\}/$p}
+	ok=1
+	[ "$got" = "$status" ] || ok=0
+	if [ "$prefix" = - ]; then
+		[ -z "$first" ] || ok=0
+	else
+		case $first in "$want"*) ;; *) ok=0 ;; esac
+	fi
+	# an error must not leave a (partial) output behind
+	if [ "$got" != 0 ] && [ -e "$out" ]; then
+		echo "FAIL: $file: $cmd: left $out behind"
+		ok=0
+	fi
+	case $note in
+	xfail*)
+		if [ $ok = 0 ]; then
+			echo "XFAIL: $file: idlelab $cmd (${note#xfail: }):" \
+				"status $got, $first"
+			xfails=$((xfails + 1))
+		else
+			echo "XPASS: $file: idlelab $cmd: remove the xfail mark"
+			fail=$((fail + 1))
+		fi
+		continue ;;
+	esac
+	if [ $ok = 0 ]; then
+		echo "FAIL: $file: idlelab $cmd"
+		echo "  expected status $status, error: $want"
+		echo "  got      status $got, error: $first"
+		fail=$((fail + 1))
+	fi
+done <"$dir/MANIFEST"
+
+[ "$learn" = --learn ] && exit 0
+echo "bad-input: $n cases, $fail failed, $xfails known bugs (XFAIL)"
+[ $n -ge 50 ] || { echo "bad-input: MANIFEST too short"; exit 1; }
+[ $fail -eq 0 ]
