@@ -63,4 +63,29 @@ echo "ftrace text: $(($(stat -c %s "$tmp/big.txt") / 1024)) KiB"
 "$IDLELAB" info "$tmp/imp.trace" >"$tmp/info2.out" 2>&1 || fail "info imp"
 read_n=$(sed -n 's/^periods: *\([0-9]*\) read.*/\1/p' "$tmp/info2.out")
 [ "$read_n" = 750000 ] || fail "import made $read_n periods, not 750000"
+# a 64 MiB comment line in the middle of an ftrace text: under the limit
+# the import must fail with an error or read the lines after it.  Known
+# bug (traces/import-text.c: getline()'s ENOMEM ends the input as if at
+# EOF, so the rest is dropped and the import succeeds): XFAIL until fixed.
+L='          <idle>-0       [000] d..1.  100.%06d: cpu_idle: state=%s cpu_id=0\n'
+{
+	printf '# tracer: nop\n'
+	printf "$L" 100 1 200 4294967295
+	printf '# '
+	head -c $((64 << 20)) /dev/zero | tr '\0' x
+	printf '\n'
+	printf "$L" 300 1 400 4294967295
+} >"$tmp/hugeline.txt"
+st=0
+(ulimit -v "$LIMIT_KB"; "$IDLELAB" import "$tmp/hugeline.txt" \
+	-o "$tmp/hl.trace" -m skx -q) >"$tmp/hl.out" 2>&1 || st=$?
+n=$( [ $st -eq 0 ] && "$IDLELAB" info "$tmp/hl.trace" |
+	sed -n 's/^periods: *\([0-9]*\) read.*/\1/p')
+if [ $st -ne 0 ] || [ "$n" = 2 ]; then
+	echo "XPASS: huge line under the limit: status $st, $n periods" \
+		"(remove the XFAIL mark)"
+	exit 1
+fi
+echo "XFAIL: huge line under the limit: status 0 and $n of 2 periods" \
+	"(traces/import-text.c drops the input after it)"
 echo "bounded-memory: ok"
