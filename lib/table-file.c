@@ -357,7 +357,13 @@ int cstate_table_load(const char *path, struct cstate_table *t,
 	if (!f)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
 				   strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	for (;;) {
+		/* getline() fails alike at EOF and on ENOMEM (a huge line
+		 * under a memory limit): only errno tells them apart */
+		errno = 0;
+		len = getline(&line, &cap, f);
+		if (len < 0)
+			break;
 		p.line++;
 		if ((size_t)len != strlen(line)) {
 			ret = idl_err_at_line(err, path, p.line,
@@ -369,9 +375,9 @@ int cstate_table_load(const char *path, struct cstate_table *t,
 		if (ret)
 			break;
 	}
-	if (!ret && ferror(f))
-		ret = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error",
-				  path);
+	if (!ret && (ferror(f) || errno))
+		ret = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
+				  path, strerror(errno ? errno : EIO));
 	free(line);
 	fclose(f);
 	return ret ? -1 : finish(&p, path);

@@ -63,6 +63,20 @@ echo "ftrace text: $(($(stat -c %s "$tmp/big.txt") / 1024)) KiB"
 "$IDLELAB" info "$tmp/imp.trace" >"$tmp/info2.out" 2>&1 || fail "info imp"
 read_n=$(sed -n 's/^periods: *\([0-9]*\) read.*/\1/p' "$tmp/info2.out")
 [ "$read_n" = 750000 ] || fail "import made $read_n periods, not 750000"
+# a 64 MiB comment line between two states of a table file: under the
+# limit, an error (it used to read as the end of the file: a one-state
+# table, silently)
+{
+	printf 'name x\nstate 0 POLL 0 0 flags=polling\n# '
+	head -c $((64 << 20)) /dev/zero | tr '\0' x
+	printf '\nstate 1 C1 2 2\n'
+} >"$tmp/huge.table"
+st=0
+(ulimit -v "$LIMIT_KB"; "$IDLELAB" states --file "$tmp/huge.table") \
+	>"$tmp/tbl.out" 2>&1 || st=$?
+[ $st = 2 ] && grep -q "huge.table: read error: Cannot allocate memory" \
+	"$tmp/tbl.out" || fail "table with a huge line: status $st: $(head -n1 "$tmp/tbl.out")"
+
 # a 64 MiB comment line in the middle of an ftrace text: under the limit
 # the import must fail with an error or read the lines after it.  Known
 # bug (traces/import-text.c: getline()'s ENOMEM ends the input as if at
