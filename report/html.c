@@ -76,9 +76,13 @@ static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 	const struct cmp_row *row = &t->row[r];
 	char title[256];
 	struct plot p;
-	int c;
+	int c, cells = 0;
 	size_t i;
 
+	for (c = 0; c < t->ncols; c++)
+		cells += cmp_cell(t, r, c) != NULL;
+	if (!cells)
+		return;
 	snprintf(title, sizeof(title), "%s %s%s%s (%s, %s is better): every run",
 		 row->name, row->metric, row->kase[0] ? " " : "", row->kase,
 		 row->unit, row->higher_is_better ? "higher" : "lower");
@@ -232,6 +236,77 @@ static void plot_energy_latency(FILE *f, const struct cmp_table *t,
 	emit_svg(f, &p, "energy-latency");
 }
 
+/* Workload idle durations binned by the states' target residencies. */
+static void plot_idle_histogram(FILE *f, const struct res_replay *rp,
+				const struct html_opts *o)
+{
+	struct plot p;
+	int i;
+
+	if (plot_begin(&p, o->gnuplot,
+		       "workload idle periods by duration (bins: state target residencies)",
+		       720, 300))
+		return;
+	fprintf(p.script, "set style data histograms\nset style fill solid 0.8 border -1\n"
+		"set yrange [0:*]\nunset key\nset xtics rotate by -20\n$h << EOD\n");
+	for (i = 0; i < rp->nstates; i++) {
+		fputc('"', p.script);
+		plot_quote(p.script, rp->state[i]);
+		if (i + 1 < rp->nstates)
+			fprintf(p.script, " [%.4g us, %.4g us)",
+				rp->target_residency_ns[i] / 1e3,
+				rp->target_residency_ns[i + 1] / 1e3);
+		else
+			fprintf(p.script, " [%.4g us, inf)",
+				rp->target_residency_ns[i] / 1e3);
+		fprintf(p.script, "\" %g\n", rp->idle_hist[i]);
+	}
+	fprintf(p.script, "EOD\nplot $h using 2:xtic(1) lc rgb '#1f77b4'\n");
+	emit_svg(f, &p, "idle-histogram");
+}
+
+/* Choices that differ from the oracle's, in % of the choices, by key. */
+static void plot_vs_oracle(FILE *f, const struct cmp_table *t, bool by_cause,
+			   const struct html_opts *o)
+{
+	const struct res_replay *rp = t->col[0].rs->replay;
+	int n = by_cause ? rp->ncauses : rp->nstates, i, c;
+	struct plot p;
+
+	if (!n || plot_begin(&p, o->gnuplot, by_cause ?
+			     "choices unlike the oracle's, by wake cause (%)" :
+			     "choices unlike the oracle's, by chosen state (%)",
+			     720, 320))
+		return;
+	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\nset yrange [0:*]\n$v << EOD\nkey");
+	for (c = 0; c < t->ncols; c++) {
+		fputs(" \"", p.script);
+		plot_quote(p.script, t->col[c].title);
+		fputc('"', p.script);
+	}
+	fputc('\n', p.script);
+	for (i = 0; i < n; i++) {
+		fputc('"', p.script);
+		plot_quote(p.script, by_cause ? rp->cause[i] : rp->state[i]);
+		fputc('"', p.script);
+		for (c = 0; c < t->ncols; c++) {
+			const struct res_replay *cr = t->col[c].rs->replay;
+			const struct res_vs_oracle *v = !cr ? NULL : by_cause ?
+				&cr->by_cause[t->col[c].config][i] :
+				&cr->by_state[t->col[c].config][i];
+			double all = v ? v->same + v->deep + v->shallow : 0;
+
+			fprintf(p.script, " %g", all > 0 ?
+				(v->deep + v->shallow) * 100 / all : 0.0);
+		}
+		fputc('\n', p.script);
+	}
+	fprintf(p.script, "EOD\nplot for [i=2:%d] $v using i:xtic(1) title columnheader(i)\n",
+		t->ncols + 1);
+	emit_svg(f, &p, by_cause ? "vs-oracle-cause" : "vs-oracle-state");
+}
+
 static void summary_table(FILE *f, const struct cmp_table *t)
 {
 	int r, q, c;
@@ -303,6 +378,12 @@ static void write_page(FILE *f, const struct cmp_table *t,
 		plot_residency(f, t, o);
 		plot_misses(f, t, o);
 		plot_energy_latency(f, t, o);
+	}
+	if (plots && t->col[0].rs->replay) {
+		fputs("<h2>Replay</h2>\n", f);
+		plot_idle_histogram(f, t->col[0].rs->replay, o);
+		plot_vs_oracle(f, t, false, o);
+		plot_vs_oracle(f, t, true, o);
 	}
 	pre_block(f, t, cmp_print_idle);
 	fputs("<h2>Benchmarks (mmtests style)</h2>\n", f);

@@ -79,14 +79,22 @@ static int load_series(struct res_set *rs, struct res_bench *b,
 		return bad(err, rs->path, arr, "\"values\" entries must be arrays of numbers");
 	s = &b->series[b->nseries++];
 	s->config = c;
-	s->n = json_array_size(arr);
-	s->v = calloc(s->n ? s->n : 1, sizeof(double));
+	s->v = calloc(json_array_size(arr) + 1, sizeof(double));
 	if (!s->v)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	s->n = 0;
 	json_array_foreach(arr, i, x) {
+		/* null: a run without this figure (e.g. nothing to agree on) */
+		if (json_is_null(x))
+			continue;
 		if (!json_is_number(x))
-			return bad(err, rs->path, x, "\"values\" must hold numbers only");
-		s->v[i] = json_number_value(x);
+			return bad(err, rs->path, x, "\"values\" must hold numbers or null");
+		s->v[s->n++] = json_number_value(x);
+	}
+	/* a config with no value at all is a missing cell */
+	if (!s->n) {
+		free(s->v);
+		b->nseries--;
 	}
 	return 0;
 }
@@ -226,6 +234,9 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 	idle = json_object_get(root, "idle");
 	if (json_is_object(idle) && load_idle(rs, idle, err))
 		return -1;
+	if (json_is_object(json_object_get(root, "replay")) &&
+	    results_load_replay(rs, json_object_get(root, "replay"), err))
+		return -1;
 	return 0;
 }
 
@@ -280,6 +291,8 @@ void results_free(struct res_set *rs)
 			free(rs->bench[i].series[j].v);
 	free(rs->bench);
 	rs->bench = NULL;
+	free(rs->replay);
+	rs->replay = NULL;
 	rs->nbench = 0;
 }
 

@@ -43,6 +43,29 @@ struct res_idle {
 	char	energy_unit[16];
 };
 
+/*
+ * Replay detail (the "replay" section of a replay results file), summed
+ * over the traces that share the first trace's C-state table: the
+ * workload's idle durations binned by state and each config's choices
+ * against the oracle, by state and by wake cause.
+ */
+#define RES_MAX_CAUSES		10
+
+struct res_vs_oracle {
+	double	same, deep, shallow;
+};
+
+struct res_replay {
+	int	nstates;
+	char	state[RES_MAX_STATES][32];
+	long long target_residency_ns[RES_MAX_STATES];
+	double	idle_hist[RES_MAX_STATES];	/* periods per state bin */
+	int	ncauses;
+	char	cause[RES_MAX_CAUSES][16];
+	struct res_vs_oracle by_state[RES_MAX_CONFIGS][RES_MAX_STATES];
+	struct res_vs_oracle by_cause[RES_MAX_CONFIGS][RES_MAX_CAUSES];
+};
+
 struct res_set {
 	char	path[512];
 	char	kind[16];		/* live / replay */
@@ -52,6 +75,7 @@ struct res_set {
 	struct res_idle idle[RES_MAX_CONFIGS];
 	int	nbench;
 	struct res_bench *bench;
+	struct res_replay *replay;	/* NULL unless a replay file has one */
 };
 
 /* Load a results file, or DIR/results.json for a live results directory. */
@@ -60,6 +84,11 @@ void results_free(struct res_set *rs);
 /* Load @n inputs; on error none stays loaded. */
 int results_load_all(char *const *paths, int n, struct res_set *sets,
 		     struct idl_err *err);
+
+struct json_t;
+/* Fill rs->replay from a results file's "replay" object (results-replay.c). */
+int results_load_replay(struct res_set *rs, struct json_t *replay,
+			struct idl_err *err);
 
 /* The values of @config in @b, or NULL when that config has no runs. */
 const struct res_series *results_series(const struct res_bench *b,
