@@ -71,6 +71,21 @@ check "report to unwritable path" 1 $?
 "$IDLELAB" report "$fx/live-small.json" >/dev/null 2>&1
 check "report without -o" 2 $?
 
+# a replay results file: the replay plots appear, the all-null agreement
+# row is a missing cell rather than an error
+if command -v gnuplot >/dev/null 2>&1; then
+	"$IDLELAB" replay --synthetic 2000:1 --format json -o "$tmp/rp.json" 2>/dev/null
+	"$IDLELAB" report -o "$tmp/rp.html" "$tmp/rp.json" 2>"$tmp/err"
+	check "replay report exit" 0 $?
+	for p in idle-histogram vs-oracle-state vs-oracle-cause; do
+		grep -q "data-plot=\"$p\"" "$tmp/rp.html"
+		check "replay plot $p" 0 $?
+	done
+	"$IDLELAB" compare "$tmp/rp.json" >/dev/null 2>"$tmp/err"
+	grep -q 'agreement_pct: no runs' "$tmp/err"
+	check "null agreement reported as missing" 0 $?
+fi
+
 # the page loads in a headless browser without errors, with its SVGs
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ] && command -v gnuplot >/dev/null 2>&1; then
