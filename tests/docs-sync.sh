@@ -1,0 +1,29 @@
+#!/bin/sh
+# README, man page and behaviour stay in step: the man page is the
+# assembly of doc/man/*.roff, and every command that `idlelab help` lists
+# has --help, a man section and a line in README.md.
+set -u
+fail=0
+version=$("$IDLELAB" --version | sed 's/^idlelab //')
+if ! "$top_srcdir/doc/man/assemble.sh" "$version" | cmp -s - "$top_srcdir/doc/idlelab.1"; then
+	echo "FAIL: doc/idlelab.1 is not the assembly of doc/man/*.roff" \
+		"(run doc/man/assemble.sh $version > doc/idlelab.1)"
+	fail=1
+fi
+cmds=$("$IDLELAB" help | sed -n 's/^  \([a-z]*\) .*/\1/p')
+[ -n "$cmds" ] || { echo "FAIL: idlelab help lists no command"; exit 1; }
+for c in $cmds; do
+	if ! "$IDLELAB" "$c" --help >/dev/null 2>&1; then
+		echo "FAIL: idlelab $c --help does not exit 0"; fail=1
+	fi
+	"$IDLELAB" "$c" --help | grep -q "usage: idlelab $c" ||
+		{ echo "FAIL: idlelab $c --help has no usage line"; fail=1; }
+	grep -q "^\.SS \"idlelab $c\"" "$top_srcdir/doc/idlelab.1" ||
+		{ echo "FAIL: no man section for $c"; fail=1; }
+	grep -q "idlelab $c\`" "$top_srcdir/README.md" ||
+		{ echo "FAIL: README.md does not list $c"; fail=1; }
+	echo "ok: $c"
+done
+"$IDLELAB" nosuchcommand >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: an unknown command must exit 2"; fail=1; }
+exit $fail
