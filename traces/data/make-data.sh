@@ -3,15 +3,22 @@
 # Usage: make-data.sh [OUTDIR]   (IDLELAB=path/to/idlelab)
 #
 # Every trace is one "idlelab record" of a workload under one kernel
-# governor.  The governor is switched through sysfs and ALWAYS restored
-# to haltpoll, also on errors and signals.
+# governor.  The governor is switched through sysfs and restored to
+# haltpoll after each recording, on errors and on signals.
 set -eu
 IDLELAB=${IDLELAB:-idlelab}
 OUT=${1:-.}
 G=/sys/devices/system/cpu/cpuidle/current_governor
 MANIFEST=$OUT/manifest.txt
 
-restore() { echo haltpoll > $G; }
+# Restore haltpoll on every exit, unless another job has switched the
+# governor since (it is then testing and restores it itself).
+MINE=
+restore() {
+	[ -n "$MINE" ] && [ "$(cat $G)" = "$MINE" ] && echo haltpoll > $G
+	MINE=
+	return 0
+}
 trap restore EXIT
 trap 'restore; exit 1' INT TERM HUP
 
@@ -30,19 +37,27 @@ quiet() {
 	echo "no quiet moment in $QUIET_WAIT s; recording anyway" >&2
 }
 
-# rec NAME GOVERNOR RECORD-ARGS...
+# rec NAME GOVERNOR RECORD-ARGS...: a recording is kept only if the
+# governor stayed as set for all of it; else it is retried.
 rec() {
-	name=$1 gov=$2
+	name=$1 gov=$2 tries=0
 	shift 2
-	quiet
-	echo "$gov" > $G
-	load=$(cut -d' ' -f1-3 /proc/loadavg)
-	"$IDLELAB" record -o "$OUT/$name.idl" "$@" >/dev/null 2>"$OUT/.err" ||
-		{ cat "$OUT/.err"; exit 1; }
-	now=$(cat $G)
-	restore
-	[ "$now" = "$gov" ] || { echo "$name: governor changed to $now" >&2;
-		exit 1; }
+	while :; do
+		quiet
+		# another job is switching governors: wait for it
+		[ "$(cat $G)" = haltpoll ] || { sleep 10; continue; }
+		load=$(cut -d' ' -f1-3 /proc/loadavg)
+		MINE=$gov
+		echo "$gov" > $G
+		"$IDLELAB" record -o "$OUT/$name.idl" "$@" >/dev/null \
+			2>"$OUT/.err" || { cat "$OUT/.err"; exit 1; }
+		now=$(cat $G)
+		restore
+		[ "$now" = "$gov" ] && break
+		tries=$((tries + 1))
+		echo "$name: governor became $now meanwhile; retrying" >&2
+		[ $tries -lt 5 ] || exit 1
+	done
 	printf '%s\t%s\tload %s\t%s\n' "$name" "$gov" "$load" \
 		"$(tail -1 "$OUT/.err")" >> "$MANIFEST"
 	rm -f "$OUT/.err"
