@@ -167,10 +167,14 @@ static int header_line(struct parser *p, int k, char tok[][TOKEN_LEN],
 	if (n < 2)
 		return idl_err_at_line(p->err, p->file, p->line,
 				       "'%s' needs a value", header_keys[k]);
-	/* unquoted words are joined by single spaces */
-	for (i = 1; i < n; i++)
+	/* unquoted words are joined by single spaces; snprintf returns
+	 * the length it wanted, so stop once the buffer is full */
+	for (i = 1; i < n && len < sizeof(value); i++)
 		len += (size_t)snprintf(value + len, sizeof(value) - len,
 					"%s%s", i > 1 ? " " : "", tok[i]);
+	if (len >= sizeof(value))
+		return idl_err_at_line(p->err, p->file, p->line,
+				       "%s too long", header_keys[k]);
 	if (k == 5)
 		return set_power_unit(p, value);
 	if (len >= max[k])
