@@ -1,6 +1,7 @@
 ## tests for hardening: bad input, bounded memory, atomic writes, fuzzing
 
 TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh
+dist_doc_DATA += doc/hardening.md
 EXTRA_DIST += tests/bad-input.sh tests/bounded-memory.sh \
 	tests/atomic-write.sh tests/bad-input tests/fuzz .ci/hardening
 
