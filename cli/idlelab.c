@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,20 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	}
 	fprintf(f, "\nSee idlelab(1) for details.\n");
+}
+
+/*
+ * Results printed on standard output are the command's product: if they
+ * could not all be written (a full disk, a closed pipe), say so and fail
+ * rather than exit 0 with a truncated result.
+ */
+static int finish(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "%s: writing standard output failed: %s\n",
+		idl_progname, strerror(errno ? errno : EIO));
+	return status ? status : IDL_EXIT_FAILURE;
 }
 
 int main(int argc, char **argv)
@@ -74,7 +89,7 @@ int main(int argc, char **argv)
 			continue;
 		snprintf(progname, sizeof(progname), "idlelab %s", name);
 		idl_progname = progname;
-		return commands[i].fn(argc - 1, argv + 1);
+		return finish(commands[i].fn(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "idlelab: '%s' is not an idlelab command\n\n", name);
 	usage(stderr);

@@ -91,10 +91,9 @@ check "64 KiB tmpfs" "import $tmp/in.txt -o {out} -m skx -q"
 check "directory" "synth -o $mnt -m skx -c 1 -d 0.01"
 
 # 4. results to standard output on /dev/full: the lost output must be
-# reported.  Known bugs (cli/cmd-states.c, cmd-info.c, cmd-replay.c, or
-# the dispatcher cli/idlelab.c: stdout is never flushed and checked):
-# these exit 0; they are XFAIL here until fixed (XPASS then fails).
-xfail_devfull=" states info replay "
+# reported (the dispatcher flushes and checks standard output).  A name
+# in xfail_devfull is a known bug: XFAIL until fixed (XPASS then fails).
+xfail_devfull=" "
 for cmd in "states --machine skx" "info $tmp/small.trace" \
 	   "replay -g menu $tmp/small.trace" "compare $results" \
 	   "decide --governor menu $top_srcdir/tests/decide/menu-vm-worked.in"; do

@@ -71,6 +71,9 @@ static void setup_spec(const struct st *t, unsigned int hz, s64 latency_req,
 	char err[256];
 	int i;
 
+	/* a test may set up twice: free the first device's data */
+	if (dev.governor_data)
+		idl_governor_detach(&dev, &drv);
 	memset(&drv, 0, sizeof(drv));
 	memset(&dev, 0, sizeof(dev));
 	memset(&env, 0, sizeof(env));
