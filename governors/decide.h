@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef IDLELAB_DECIDE_H
+#define IDLELAB_DECIDE_H
+
+#include <stdbool.h>
+
+/*
+ * Run the decision stream read from @fd through a fresh instance of the
+ * governor @spec ("NAME[:param=value,...]"): answers on standard output,
+ * errors ("decide: line N: ...") and, with @explain, explanations on
+ * standard error.  Returns an exit status (IDL_EXIT_*).
+ */
+int decide_stream(const char *spec, bool explain, int fd);
+
+#endif /* IDLELAB_DECIDE_H */
