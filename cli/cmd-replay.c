@@ -433,8 +433,7 @@ int cmd_replay(int argc, char **argv)
 	dump_explain(&c, &run);
 	for (opt = 0; opt < run.ntrace; opt++)
 		if (run.tr[opt].damage[0])
-			idl_warn("%s: %s", run.tr[opt].path,
-				 run.tr[opt].damage);
+			idl_warn("%s", run.tr[opt].damage); /* names the file */
 	ret = write_output(&c, &run) ? IDL_EXIT_FAILURE : IDL_EXIT_OK;
 	replay_run_free(&run);
 	return ret;

@@ -247,9 +247,19 @@ static int run_source(struct work *w, struct replay_trace *tr,
 			__atomic_add_fetch(&w->done_periods, PROGRESS_STEP,
 					   __ATOMIC_RELAXED);
 	}
-	if (!ret && trace_reader_damage(r) && cpu == 0)
-		snprintf(tr->damage, sizeof(tr->damage), "%s",
-			 trace_reader_damage(r));
+	/*
+	 * Each CPU's reader checks only its own blocks (and sees truncation):
+	 * report the damage the lowest CPU saw, whatever the thread order.
+	 */
+	if (!ret && trace_reader_damage(r)) {
+		pthread_mutex_lock(&w->lock);
+		if (!tr->damage[0] || cpu < tr->damage_cpu) {
+			tr->damage_cpu = cpu;
+			snprintf(tr->damage, sizeof(tr->damage), "%s",
+				 trace_reader_damage(r));
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
 	trace_reader_close(r);
 	return ret;
 }

@@ -42,6 +42,7 @@ struct replay_trace {
 	char			path[512];
 	struct trace_meta	meta;
 	char			damage[512];
+	unsigned int		damage_cpu;	/* whose reader saw it */
 	struct replay_setup	setup;
 	struct replay_energy	energy;
 	unsigned int		ncpu;		/* units */

@@ -458,8 +458,11 @@ struct trace_reader {
 	uint8_t		*buf;
 	size_t		buf_cap;
 	uint32_t	pos, n, cur_cpu;
+	uint64_t	cur_payload;	/* file offset of the current records */
 	uint64_t	blocks_seen, records_seen;
 	bool		done;
+	/* per CPU: the last entry time read, to refuse time going back */
+	uint64_t	last_entry[TRACE_MAX_CPUS];
 	struct trace_damage dmg;
 	char		dmg_msg[400];
 	struct trace_meta meta;
@@ -692,7 +695,9 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 			return r_damage(r, r->off, "bad block header");
 		if (r->off + TF_BLK_HDR + h.len > r->size)
 			return r_damage(r, r->off, "truncated block");
-		if (cpu >= 0 && h.cpu != (uint32_t)cpu) {
+		/* (a CPU beyond the trace's is read, to be checked below) */
+		if (cpu >= 0 && h.cpu != (uint32_t)cpu &&
+		    h.cpu < r->meta.nr_cpus) {
 			/* Not ours: skip by length without decoding. */
 			r->off += TF_BLK_HDR + h.len;
 			r->blocks_seen++;
@@ -704,6 +709,12 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 			return -1;
 		if (blk_crc(hb, r->buf, h.len) != h.crc)
 			return r_damage(r, r->off, "block checksum mismatch");
+		/* intact, but not what a writer of this file can produce */
+		if (h.cpu >= r->meta.nr_cpus)
+			return idl_err_at_offset(err, r->path, r->off,
+				"block of CPU %" PRIu32 " in a trace of %" PRIu32 " CPUs",
+				h.cpu, r->meta.nr_cpus);
+		r->cur_payload = r->off + TF_BLK_HDR;
 		r->off += TF_BLK_HDR + h.len;
 		r->blocks_seen++;
 		r->records_seen += h.count;
@@ -713,6 +724,29 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Records of an intact block that no writer produces (the writer refuses
+ * them): an idle period that ends before it starts, or a CPU's periods
+ * going back in time.  Replaying them would give nonsense, so they are
+ * errors, with the offset of the record.
+ */
+static int rec_check(struct trace_reader *r, const struct idle_period *p,
+		     struct idl_err *err)
+{
+	uint64_t off = r->cur_payload + (uint64_t)(r->pos - 1) * TF_REC_SIZE;
+
+	if (p->exit_ns < p->entry_ns)
+		return idl_err_at_offset(err, r->path, off,
+			"CPU %" PRIu32 ": idle period ends (%" PRIu64 " ns) before it starts (%" PRIu64 " ns)",
+			p->cpu, p->exit_ns, p->entry_ns);
+	if (p->entry_ns < r->last_entry[p->cpu])
+		return idl_err_at_offset(err, r->path, off,
+			"CPU %" PRIu32 ": idle period at %" PRIu64 " ns goes back in time (previous at %" PRIu64 " ns)",
+			p->cpu, p->entry_ns, r->last_entry[p->cpu]);
+	r->last_entry[p->cpu] = p->entry_ns;
+	return 1;
 }
 
 int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
@@ -725,7 +759,7 @@ int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 			rec_decode(r->buf + (size_t)r->pos * TF_REC_SIZE,
 				   r->cur_cpu, p);
 			r->pos++;
-			return 1;
+			return rec_check(r, p, err);
 		}
 		r->pos = r->n = 0;
 		ret = r_next_block(r, cpu, err);
@@ -741,6 +775,7 @@ int trace_reader_rewind(struct trace_reader *r, struct idl_err *err)
 	r->pos = r->n = 0;
 	r->blocks_seen = r->records_seen = 0;
 	r->done = false;
+	memset(r->last_entry, 0, sizeof(r->last_entry));
 	memset(&r->dmg, 0, sizeof(r->dmg));
 	r->dmg_msg[0] = '\0';
 	return 0;
