@@ -26,22 +26,6 @@
 
 #define EXEC_MAX_OUTPUT	(16u << 20)
 
-int bench_hackbench(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_perf_pipe(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_perf_messaging(const struct bench_args *a, struct bench_result *r,
-			 struct idl_err *err);
-int bench_stress_ng(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_tbench(const struct bench_args *a, struct bench_result *r,
-		 struct idl_err *err);
-int bench_sockperf(const struct bench_args *a, struct bench_result *r,
-		   struct idl_err *err);
-int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
-		     struct idl_err *err);
-int bench_fio(const struct bench_args *a, struct bench_result *r,
-	      struct idl_err *err);
 
 static double mono_s(void)
 {

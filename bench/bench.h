@@ -147,4 +147,22 @@ int bench_exec(char *const argv[], double timeout_s, char **out,
 	       struct idl_err *err);
 bool bench_on_path(const char *binary);
 
+/* Adapters for Debian-packaged tools (bench/adapters.c). */
+int bench_hackbench(const struct bench_args *a, struct bench_result *r,
+		    struct idl_err *err);
+int bench_perf_pipe(const struct bench_args *a, struct bench_result *r,
+		    struct idl_err *err);
+int bench_perf_messaging(const struct bench_args *a, struct bench_result *r,
+			 struct idl_err *err);
+int bench_stress_ng(const struct bench_args *a, struct bench_result *r,
+		    struct idl_err *err);
+int bench_tbench(const struct bench_args *a, struct bench_result *r,
+		 struct idl_err *err);
+int bench_sockperf(const struct bench_args *a, struct bench_result *r,
+		   struct idl_err *err);
+int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
+		     struct idl_err *err);
+int bench_fio(const struct bench_args *a, struct bench_result *r,
+	      struct idl_err *err);
+
 #endif /* IDLELAB_BENCH_H */

@@ -16,22 +16,6 @@
 
 volatile sig_atomic_t bench_stop;
 
-int bench_hackbench(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_perf_pipe(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_perf_messaging(const struct bench_args *a, struct bench_result *r,
-			 struct idl_err *err);
-int bench_stress_ng(const struct bench_args *a, struct bench_result *r,
-		    struct idl_err *err);
-int bench_tbench(const struct bench_args *a, struct bench_result *r,
-		 struct idl_err *err);
-int bench_sockperf(const struct bench_args *a, struct bench_result *r,
-		   struct idl_err *err);
-int bench_cyclictest(const struct bench_args *a, struct bench_result *r,
-		     struct idl_err *err);
-int bench_fio(const struct bench_args *a, struct bench_result *r,
-	      struct idl_err *err);
 
 #define KEYS(...)	((const char *const[]){ __VA_ARGS__, NULL })
 

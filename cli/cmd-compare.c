@@ -87,11 +87,7 @@ int cmd_compare(int argc, char **argv)
 					"unknown format '%s' (text, csv, json)", format);
 			break;
 		case 'S':
-			if (!strcmp(optarg, "ttest"))
-				rule = STAT_SIG_TTEST;
-			else if (!strcmp(optarg, "ci"))
-				rule = STAT_SIG_CI;
-			else
+			if (stat_parse_rule(optarg, &rule))
 				idl_die(IDL_EXIT_BADINPUT,
 					"unknown significance rule '%s' (ttest, ci)", optarg);
 			break;

@@ -7,7 +7,6 @@
 
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,20 +50,6 @@ static void usage(FILE *f)
 static void print_warning(const char *msg)
 {
 	idl_warn("%s", msg);
-}
-
-static void usage_err(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", idl_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static const char *unit_name(enum cstate_power_unit u)
@@ -311,14 +296,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h': usage(stdout); exit(IDL_EXIT_OK);
 		case 'c':
 			if (parse_cpu(optarg, &o->cpu)) {
-				usage_err("bad --cpu '%s'", optarg);
+				idl_error("bad --cpu '%s'", optarg);
 				return -1;
 			}
 			o->sysfs = true;
 			break;
 		case 'F':
 			if (parse_format(optarg, &o->fmt)) {
-				usage_err("bad --format '%s' (text, csv or json)",
+				idl_error("bad --format '%s' (text, csv or json)",
 					  optarg);
 				return -1;
 			}
@@ -328,11 +313,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind < argc) {
-		usage_err("unexpected argument '%s'", argv[optind]);
+		idl_error("unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	if (!!o->machine + !!o->file + o->sysfs > 1) {
-		usage_err("%s", "choose one of --machine, --file and --sysfs/--sysfs-root/--cpu");
+		idl_error("%s", "choose one of --machine, --file and --sysfs/--sysfs-root/--cpu");
 		return -1;
 	}
 	return 0;

@@ -67,25 +67,38 @@ void idl_err_print(const struct idl_err *e)
 	fprintf(stderr, "%s: %s\n", idl_progname, e->msg);
 }
 
+/* "progname: [kind]message\n" on standard error */
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", idl_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void idl_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", idl_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
+}
+
+void idl_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
 }
 
 void idl_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", idl_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

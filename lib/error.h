@@ -41,6 +41,8 @@ void idl_err_print(const struct idl_err *e);
 /* For the CLI: print a formatted message to stderr and exit(status). */
 void idl_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/* The same without exiting, and a warning ("progname: warning: ..."). */
+void idl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void idl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The program name used in messages ("idlelab" or "idlelab states"). */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -162,4 +163,15 @@ void stat_significance(const double *base, size_t nb, const double *val,
 		out->significant = out->p < 0.10;
 	else
 		out->significant = fabs(out->cidiff) > 1;
+}
+
+int stat_parse_rule(const char *name, enum stat_sig_rule *rule)
+{
+	if (!strcmp(name, "ttest"))
+		*rule = STAT_SIG_TTEST;
+	else if (!strcmp(name, "ci"))
+		*rule = STAT_SIG_CI;
+	else
+		return -1;
+	return 0;
 }

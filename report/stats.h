@@ -39,6 +39,9 @@ struct stat_sig {
 	bool	significant;	/* under the rule asked for */
 };
 
+/* "ttest" or "ci"; -1 for anything else. */
+int stat_parse_rule(const char *name, enum stat_sig_rule *rule);
+
 /* Compare two samples; needs at least two values on each side. */
 void stat_significance(const double *base, size_t nb, const double *val,
 		       size_t nv, enum stat_sig_rule rule,
