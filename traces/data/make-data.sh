@@ -67,17 +67,35 @@ rec() {
 # runs with --laptop).
 IDLE="--duration 5"
 TIMER="-- cyclictest --laptop -q -t 1 -i 4000 -D 5"
-PIPE="-- perf bench sched pipe -l 4000"
-HACK="-- hackbench -g 1 -f 5 -l 40"
+# pipe ping-pong pinned to CPU 0 and CPU 1, so that every round trip
+# can idle both CPUs (perf bench sched pipe -l 8000 gave only 81-170
+# idle periods here)
+PINGPONG='import os, sys
+n = int(sys.argv[1])
+r1, w1 = os.pipe()
+r2, w2 = os.pipe()
+if os.fork() == 0:
+    os.sched_setaffinity(0, {1})
+    for _ in range(n):
+        os.read(r1, 1)
+        os.write(w2, b"x")
+    os._exit(0)
+os.sched_setaffinity(0, {0})
+for _ in range(n):
+    os.write(w1, b"x")
+    os.read(r2, 1)
+os.wait()'
+export PINGPONG
+HACK="-- hackbench -g 1 -f 2 -l 4000"
 
 : > "$MANIFEST"
 for gov in haltpoll menu ladder; do
 	rec "idle-$gov" $gov $IDLE
 	rec "timer-$gov" $gov $TIMER
-	rec "pipe-$gov" $gov $PIPE
+	rec "pipe-$gov" $gov -- python3 -c "$PINGPONG" 3000
 	rec "hackbench-$gov" $gov $HACK
 done
 # default.idl: the three kinds of load in one run, under haltpoll
 rec default haltpoll -- sh -c 'cyclictest --laptop -q -t 1 -i 4000 -D 6 &
-	sleep 1; perf bench sched pipe -l 3000 >/dev/null; sleep 1;
-	hackbench -g 1 -f 5 -l 40 >/dev/null; wait'
+	sleep 1; python3 -c "$PINGPONG" 3000; sleep 1;
+	hackbench -g 1 -f 2 -l 4000 >/dev/null; wait'
