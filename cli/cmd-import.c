@@ -6,11 +6,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cstate.h"
@@ -194,6 +196,25 @@ static void fill_meta(struct trace_meta *meta, const struct import_args *a,
 	meta->nr_cpus = sc->nr_cpus;
 }
 
+/*
+ * The input is read several times (format detection, the scan, the run):
+ * a FIFO, a terminal or a socket would block on the second open or give
+ * a different stream, so only regular files are taken.
+ */
+static int check_input(const char *path, struct idl_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+				   strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: not a regular file (import reads its "
+				   "input more than once)", path);
+	return 0;
+}
+
 static int run(const struct import_args *a, struct idl_err *err)
 {
 	static const char *const fmt_names[] = { "auto", "ftrace text",
@@ -209,6 +230,8 @@ static int run(const struct import_args *a, struct idl_err *err)
 	int r = -1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (check_input(a->in, err))
+		return -1;
 	if (fmt == IMPORT_AUTO && (fmt = import_detect(a->in, err)) == IMPORT_AUTO)
 		return -1;
 	if (!a->machine && !a->states)

@@ -75,6 +75,24 @@ static int get_num(const struct line_ctx *l, const char *key, int base,
 	return 0;
 }
 
+/* A signed 32-bit field (irq, pid, success): no silent truncation. */
+static int get_i32(const struct line_ctx *l, const char *key, int32_t *v)
+{
+	uint64_t u;
+	int64_t s;
+	char msg[96];
+
+	if (get_num(l, key, 10, true, &u, true))
+		return -1;
+	s = (int64_t)u;
+	if (s < INT32_MIN || s > INT32_MAX) {
+		snprintf(msg, sizeof(msg), "%s= value out of range", key);
+		return bad(l, msg);
+	}
+	*v = (int32_t)s;
+	return 0;
+}
+
 /* Function name of "function=NAME[+0x..]": hash and tick test. */
 static int get_function(const struct line_ctx *l, struct raw_event *e)
 {
@@ -125,6 +143,8 @@ static int parse_miss(const struct line_ctx *l, struct raw_event *e)
 		return -1;
 	if (!t || (strncmp(t, "above", 5) && strncmp(t, "below", 5)))
 		return bad(l, "type= is not above or below");
+	if (st > 1000)
+		return bad(l, "state out of range");
 	if (cpu >= TRACE_MAX_CPUS)
 		return bad(l, "cpu_id out of range");
 	e->miss.cpu_id = (uint32_t)cpu;
@@ -140,6 +160,7 @@ static int parse_wheel_start(const struct line_ctx *l, struct raw_event *e)
 	const char *f = field(l->fields, "flags");
 	uint64_t cpu, b;
 	long long timeout;
+	char *end;
 	int r;
 
 	if (get_num(l, "cpu", 10, false, &cpu, true))
@@ -153,9 +174,12 @@ static int parse_wheel_start(const struct line_ctx *l, struct raw_event *e)
 		else if (*f == 'P')
 			e->timer.flags |= EV_TIMER_PINNED;
 	if (t) {
-		if (sscanf(t, "[timeout=%lld]", &timeout) != 1)
+		errno = 0;
+		timeout = strtoll(t + 9, &end, 10);
+		if (end == t + 9 || errno || *end != ']')
 			return bad(l, "bad [timeout=] value");
-		e->timer.now = (uint64_t)(e->timer.expires - timeout);
+		/* jiffies wrap: modular arithmetic, as the kernel's */
+		e->timer.now = (uint64_t)e->timer.expires - (uint64_t)timeout;
 		e->timer.has_now = true;
 	}
 	r = get_num(l, "bucket_expiry", 10, false, &b, false);
@@ -212,15 +236,9 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 
 	switch (e->type) {
 	case EV_TICK_STOP:
-		if (get_num(l, "success", 10, true, &v, true))
-			return -1;
-		e->tick_stop.success = (int32_t)v;
-		return 0;
+		return get_i32(l, "success", &e->tick_stop.success);
 	case EV_IRQ_HANDLER_ENTRY:
-		if (get_num(l, "irq", 10, true, &v, true))
-			return -1;
-		e->irq.irq = (int32_t)v;
-		return 0;
+		return get_i32(l, "irq", &e->irq.irq);
 	case EV_IPI_SEND_CPU:
 		if (get_num(l, "cpu", 10, false, &v, true))
 			return -1;
@@ -257,6 +275,7 @@ static int parse_wakeup(const struct line_ctx *l, struct raw_event *e)
 static int plugin_pid(const char *start, const char *end, int32_t *pid)
 {
 	const char *br = NULL, *p, *colon = NULL;
+	long v;
 
 	for (p = start; p + 1 < end; p++)
 		if (p[0] == ' ' && p[1] == '[')
@@ -268,23 +287,21 @@ static int plugin_pid(const char *start, const char *end, int32_t *pid)
 			colon = p;
 	if (!colon || !isdigit((unsigned char)colon[1]))
 		return -1;
-	*pid = (int32_t)strtol(colon + 1, NULL, 10);
+	errno = 0;
+	v = strtol(colon + 1, NULL, 10);
+	if (errno || v > INT32_MAX)
+		return -1;
+	*pid = (int32_t)v;
 	return 0;
 }
 
 static int parse_switch(const struct line_ctx *l, struct raw_event *e)
 {
 	const char *arrow = strstr(l->fields, "==>");
-	uint64_t a, b;
 
-	if (field(l->fields, "prev_pid")) {
-		if (get_num(l, "prev_pid", 10, true, &a, true) ||
-		    get_num(l, "next_pid", 10, true, &b, true))
-			return -1;
-		e->sw.prev_pid = (int32_t)a;
-		e->sw.next_pid = (int32_t)b;
-		return 0;
-	}
+	if (field(l->fields, "prev_pid"))
+		return get_i32(l, "prev_pid", &e->sw.prev_pid) ||
+		       get_i32(l, "next_pid", &e->sw.next_pid) ? -1 : 0;
 	if (!arrow || plugin_pid(l->fields, arrow, &e->sw.prev_pid) ||
 	    plugin_pid(arrow + 3, arrow + strlen(arrow), &e->sw.next_pid))
 		return bad(l, "no prev_pid/next_pid");
@@ -401,34 +418,55 @@ static int decode(const struct line_ctx *l, struct raw_event *e,
 	return sink(ctx, e, l->err);
 }
 
-/* "12345.678901:" -> ns; returns false if @tok is not a timestamp. */
-static bool parse_ts(const char *tok, size_t len, uint64_t *ns)
+/* Decimal digits of @tok[*i..len) into @v; false when they overflow. */
+static bool add_digits(const char *tok, size_t len, size_t *i, uint64_t *v)
+{
+	for (; *i < len && isdigit((unsigned char)tok[*i]); (*i)++) {
+		uint64_t d = (uint64_t)(tok[*i] - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			return false;
+		*v = *v * 10 + d;
+	}
+	return true;
+}
+
+/*
+ * "12345.678901:" -> ns.  Returns 1, 0 if @tok is not a timestamp, or
+ * -1 if it is one that does not fit in 64-bit nanoseconds (it must not
+ * wrap silently into a plausible time).
+ */
+static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0;
 	size_t i = 0, digits = 0;
+	bool fits;
 
 	if (len < 2 || tok[len - 1] != ':')
-		return false;
+		return 0;
 	len--;
+	fits = add_digits(tok, len, &i, &sec);
 	for (; i < len && isdigit((unsigned char)tok[i]); i++)
-		sec = sec * 10 + (uint64_t)(tok[i] - '0');
+		;	/* the rest of an overflowing number */
 	if (!i)
-		return false;
+		return 0;
 	if (i == len) {		/* a counter clock: take it as ns */
 		*ns = sec;
-		return true;
+		return fits ? 1 : -1;
 	}
 	if (tok[i++] != '.')
-		return false;
+		return 0;
 	for (; i < len && isdigit((unsigned char)tok[i]); i++, digits++)
 		if (digits < 9)
 			frac = frac * 10 + (uint64_t)(tok[i] - '0');
 	if (i != len || !digits)
-		return false;
+		return 0;
 	for (; digits < 9; digits++)
 		frac *= 10;
+	if (!fits || sec > (UINT64_MAX - frac) / 1000000000ULL)
+		return -1;
 	*ns = sec * 1000000000ULL + frac;
-	return true;
+	return 1;
 }
 
 static bool lost_line(const char *s, struct raw_event *e)
@@ -447,13 +485,14 @@ static bool lost_line(const char *s, struct raw_event *e)
 }
 
 /* Find "[CPU]" followed by a timestamp; fills @e->cpu/ts, the event name
- * span and the fields start.  Returns the CPU field position or NULL. */
+ * span and the fields start.  Returns the CPU field position or NULL.
+ * *@ts_range is set when the timestamp does not fit in u64 ns. */
 static char *split_line(char *s, struct raw_event *e, char **name,
-			char **fields)
+			char **fields, bool *ts_range)
 {
 	char *p = s, *q, *tok;
 	unsigned long cpu;
-	int guard;
+	int guard, ts;
 
 	while ((p = strchr(p, '['))) {
 		cpu = strtoul(p + 1, &q, 10);
@@ -468,7 +507,9 @@ static char *split_line(char *s, struct raw_event *e, char **name,
 			while (*tok == ' ' || *tok == '\t')
 				tok++;
 			n = strcspn(tok, " \t");
-			if (parse_ts(tok, n, &e->ts)) {
+			ts = parse_ts(tok, n, &e->ts);
+			if (ts) {
+				*ts_range = ts < 0;
 				tok += n;
 				while (*tok == ' ' || *tok == '\t')
 					tok++;
@@ -497,6 +538,7 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 	struct line_ctx l = { path, lineno, NULL, NULL, err };
 	char *name, *fields, *cpu_at;
 	size_t n = strcspn(line, "\r\n");
+	bool ts_range = false;
 
 	line[n] = 0;
 	buffer[0] = 0;
@@ -512,7 +554,8 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 			return 0;
 		return sink(ctx, &e, err);
 	}
-	if (line[0] == '#' || !(cpu_at = split_line(line, &e, &name, &fields)))
+	if (line[0] == '#' ||
+	    !(cpu_at = split_line(line, &e, &name, &fields, &ts_range)))
 		return 0;
 	e.type = event_type(name);
 	if (e.type == EV_NONE)
@@ -529,8 +572,13 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 	}
 	if (want && strcmp(want, buffer))
 		return 0;
+	if (ts_range)
+		return idl_err_at_line(err, path, lineno,
+				       "timestamp out of range");
 	if (e.cpu >= TRACE_MAX_CPUS)
-		return idl_err_at_line(err, path, lineno, "CPU out of range");
+		return idl_err_at_line(err, path, lineno,
+				       "CPU out of range (at most %d CPUs)",
+				       TRACE_MAX_CPUS);
 	l.event = name;
 	l.fields = fields;
 	return decode(&l, &e, sink, ctx);
@@ -607,19 +655,59 @@ static bool last_line(FILE *f)
 typedef int (*line_fn)(void *ctx, unsigned long lineno, char *line,
 		       struct idl_err *err);
 
+/*
+ * Longest text line accepted.  Real event lines are a few hundred bytes
+ * (an ipi_send_cpumask of 1024 CPUs is ~300); the cap keeps memory
+ * bounded whatever the input holds.
+ */
+#define IMPORT_LINE_MAX	65536
+
+/*
+ * One line (with its '\n', if any) into @buf of IMPORT_LINE_MAX + 1
+ * bytes, NUL-terminated.  Returns its length, 0 at the end of the input
+ * or a read error, -1 if it is longer than IMPORT_LINE_MAX.
+ */
+static long read_line(FILE *f, char *buf)
+{
+	long n = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (n == IMPORT_LINE_MAX)
+			return -1;
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = 0;
+	return n;
+}
+
 static int each_line(const char *path, line_fn fn, void *ctx, bool warn,
 		     struct idl_err *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0;
 	unsigned long lineno = 0;
+	long n;
 	int r = 0;
 
 	if (!f)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
 				   strerror(errno));
-	while (getline(&line, &cap, f) >= 0) {
+	line = malloc(IMPORT_LINE_MAX + 1);
+	if (!line) {
+		fclose(f);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: out of memory",
+				   path);
+	}
+	while ((n = read_line(f, line))) {
+		if (n < 0) {
+			r = idl_err_at_line(err, path, ++lineno,
+					    "line too long (more than %d bytes)",
+					    IMPORT_LINE_MAX);
+			break;
+		}
 		r = fn(ctx, ++lineno, line, err);
 		/* A bad last line is a capture cut mid-event (a truncated
 		 * file), not a malformed event: warn and skip it. */
@@ -633,8 +721,8 @@ static int each_line(const char *path, line_fn fn, void *ctx, bool warn,
 			break;
 	}
 	if (!r && ferror(f))
-		r = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error",
-				path);
+		r = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
+				path, strerror(errno));
 	free(line);
 	fclose(f);
 	return r;
@@ -663,6 +751,23 @@ static void raw_header(const char *s, struct import_scan *sc)
 		sscanf(v, "kernel=%127s", sc->kernel);
 }
 
+/* "cpus=N" of trace-cmd report: N within what a trace can hold. */
+static int parse_cpus(const char *s, unsigned int *n)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v > TRACE_MAX_CPUS ||
+	    (*end && !isspace((unsigned char)*end)))
+		return -1;
+	*n = (unsigned int)v;
+	return 0;
+}
+
 static int scan_line(void *ctx, unsigned long lineno, char *line,
 		     struct idl_err *err)
 {
@@ -670,7 +775,11 @@ static int scan_line(void *ctx, unsigned long lineno, char *line,
 	unsigned int n;
 
 	sl->sc.s->lines++;
-	if (sscanf(line, "cpus=%u", &n) == 1) {
+	if (!strncmp(line, "cpus=", 5)) {
+		if (parse_cpus(line + 5, &n))
+			return idl_err_at_line(err, sl->path, lineno,
+					       "bad cpus= value (at most %d CPUs)",
+					       TRACE_MAX_CPUS);
 		sl->sc.s->nr_cpus = n;
 		return 0;
 	}
