@@ -3,11 +3,22 @@
  * trace.dat files (trace-cmd v6/v7) through libtracecmd.  The top-level
  * buffer and each instance buffer are separate handles; one of them is
  * imported (by name, or the one with most cpu_idle events).
+ *
+ * libtracecmd trusts the file: a damaged or truncated trace.dat can make
+ * it crash.  So it only runs in a forked child, which sends the events
+ * (or the scan result) back through a pipe; a child killed by a signal
+ * becomes a clear error, never a crash of idlelab.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <trace-cmd.h>
 
@@ -119,7 +130,7 @@ static int scan_buffer(struct tracecmd_input *h, const char *name,
 	return 0;
 }
 
-int import_dat_scan(const char *path, const char *instance,
+static int scan_dat(const char *path, const char *instance,
 		    struct import_scan *s, struct idl_err *err)
 {
 	struct tracecmd_input *h = open_dat(path, err), *b;
@@ -166,7 +177,7 @@ int import_dat_scan(const char *path, const char *instance,
 	return 0;
 }
 
-int import_dat_run(const char *path, const char *instance,
+static int run_dat(const char *path, const char *instance,
 		   import_sink sink, void *ctx, struct idl_err *err)
 {
 	struct tracecmd_input *h = open_dat(path, err), *b;
@@ -186,4 +197,156 @@ int import_dat_run(const char *path, const char *instance,
 		tracecmd_close(b);
 	tracecmd_close(h);
 	return r;
+}
+
+/* Messages of the child: a tag byte, then the payload. */
+enum { MSG_EVENT = 'E', MSG_SCAN = 'S', MSG_END = 'R' };
+
+struct dat_job {
+	const char		*path;
+	const char		*instance;
+	struct import_scan	*scan;	/* a scan job, else a run job */
+	FILE			*out;	/* child: the pipe */
+};
+
+static int put_msg(FILE *f, int tag, const void *p, size_t n)
+{
+	return putc(tag, f) == EOF || fwrite(p, n, 1, f) != 1 ? -1 : 0;
+}
+
+static int pipe_sink(void *ctx, const struct raw_event *e,
+		     struct idl_err *err)
+{
+	struct dat_job *j = ctx;
+
+	if (put_msg(j->out, MSG_EVENT, e, sizeof(*e)))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
+				   strerror(errno));
+	return 0;
+}
+
+static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
+{
+	struct rlimit no_core = { 0, 0 };
+	struct idl_err err = { 0 };
+	int r;
+
+	setrlimit(RLIMIT_CORE, &no_core);	/* a crash is expected here */
+	j->out = fdopen(fd, "w");
+	if (!j->out)
+		_exit(1);
+	if (j->scan)
+		r = scan_dat(j->path, j->instance, j->scan, &err);
+	else
+		r = run_dat(j->path, j->instance, pipe_sink, j, &err);
+	if ((j->scan && !r && put_msg(j->out, MSG_SCAN, j->scan,
+				      sizeof(*j->scan))) ||
+	    put_msg(j->out, MSG_END, &r, sizeof(r)) ||
+	    fwrite(&err, sizeof(err), 1, j->out) != 1 || fflush(j->out))
+		_exit(1);
+	/* _exit: the parent's stdio buffers must not be flushed twice */
+	_exit(0);
+}
+
+/* Read the child's messages; 1 when its end message came, else 0/-1. */
+static int read_msgs(FILE *in, struct dat_job *j, import_sink sink,
+		     void *ctx, struct idl_err *err)
+{
+	struct raw_event e;
+	int tag, r;
+
+	while ((tag = getc(in)) != EOF) {
+		switch (tag) {
+		case MSG_EVENT:
+			if (!sink || fread(&e, sizeof(e), 1, in) != 1)
+				return 0;
+			if (sink(ctx, &e, err))
+				return -1;
+			break;
+		case MSG_SCAN:
+			if (!j->scan ||
+			    fread(j->scan, sizeof(*j->scan), 1, in) != 1)
+				return 0;
+			break;
+		case MSG_END:
+			if (fread(&r, sizeof(r), 1, in) != 1 ||
+			    fread(err, sizeof(*err), 1, in) != 1)
+				return 0;
+			return r ? -1 : 1;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int child_failed(const char *path, int status, struct idl_err *err)
+{
+	static const char crashed[] = "trace.dat could not be read "
+		"(libtracecmd crashed: damaged or truncated file?)";
+
+	if (WIFSIGNALED(status))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+				   crashed);
+	return idl_err_set(err, IDL_EXIT_FAILURE,
+			   "%s: the trace.dat reader stopped without a result "
+			   "(exit status %d)", path,
+			   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int in_child(struct dat_job *j, import_sink sink, void *ctx,
+		    struct idl_err *err)
+{
+	int fds[2], status, r;
+	FILE *in;
+	pid_t pid;
+
+	if (pipe(fds))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
+				   strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
+				   strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(j, fds[1]);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	if (!in) {
+		close(fds[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "fdopen: %s",
+				   strerror(errno));
+	}
+	r = read_msgs(in, j, sink, ctx, err);
+	if (r < 0)	/* our error (or the child's): it need not finish */
+		kill(pid, SIGKILL);
+	fclose(in);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r == 0)
+		return child_failed(j->path, status, err);
+	return r < 0 ? -1 : 0;
+}
+
+int import_dat_scan(const char *path, const char *instance,
+		    struct import_scan *s, struct idl_err *err)
+{
+	struct dat_job j = { path, instance, s, NULL };
+
+	return in_child(&j, NULL, NULL, err);
+}
+
+int import_dat_run(const char *path, const char *instance,
+		   import_sink sink, void *ctx, struct idl_err *err)
+{
+	struct dat_job j = { path, instance, NULL, NULL };
+
+	return in_child(&j, sink, ctx, err);
 }
