@@ -231,3 +231,31 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	}
 	return sink(ctx, &e, err);
 }
+
+bool bin_timer_flags_text(const struct bin_decoder *d,
+			  const struct tep_record *r, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{ 0x00040000, "M" }, { EV_TIMER_DEFERRABLE, "D" },
+		{ EV_TIMER_PINNED, "P" }, { 0x00200000, "I" },
+	};
+	int id = tep_data_type(d->tep, (struct tep_record *)r), i;
+	uint32_t flags;
+	size_t n = 0, k;
+
+	for (i = 0; i < d->n; i++)
+		if (d->fmt[i].id == id && d->fmt[i].type == EV_TIMER_START)
+			break;
+	if (i == d->n)
+		return false;
+	flags = (uint32_t)num(d->fmt[i].f[3], r);
+	buf[0] = '\0';
+	for (k = 0; k < sizeof(names) / sizeof(names[0]) && n < len; k++)
+		if (flags & names[k].bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? "|" : "", names[k].name);
+	return true;
+}

@@ -32,4 +32,13 @@ int bin_decoder_init(struct bin_decoder *d, struct tep_handle *tep);
 int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	       import_sink sink, void *ctx, struct idl_err *err);
 
+/*
+ * timer_start's flags as the kernel renders them ("M|D|P|I", or nothing),
+ * for raw text: Debian 12's libtraceevent (1.7.1) prints an empty flag
+ * set as "D|P|I", which would make every wheel timer look deferrable.
+ * Returns false if @r is not a timer_start event.
+ */
+bool bin_timer_flags_text(const struct bin_decoder *d,
+			  const struct tep_record *r, char *buf, size_t len);
+
 #endif /* IDLELAB_DECODE_BIN_H */

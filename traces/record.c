@@ -168,10 +168,17 @@ static void load_kallsyms(struct tep_handle *tep)
 
 static void write_raw(struct rec *r, struct tep_record *rec)
 {
+	char flags[32], *f;
+
 	trace_seq_reset(&r->seq);
 	tep_print_event(r->tep, &r->seq, rec, "%s: %s", TEP_PRINT_NAME,
 			TEP_PRINT_INFO);
 	trace_seq_terminate(&r->seq);
+	/* timer_start ends with "flags=...": write it as the kernel does */
+	if (bin_timer_flags_text(&r->dec, rec, flags, sizeof(flags)) &&
+	    (f = strstr(r->seq.buffer, " flags=")))
+		snprintf(f, r->seq.buffer_size - (size_t)(f - r->seq.buffer),
+			 " flags=%s", flags);
 	fprintf(r->raw, "          <...>-%-7d [%03d] %llu.%09llu: %s\n",
 		tep_data_pid(r->tep, rec), rec->cpu, rec->ts / 1000000000ULL,
 		rec->ts % 1000000000ULL, r->seq.buffer);
