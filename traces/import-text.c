@@ -431,10 +431,13 @@ static bool add_digits(const char *tok, size_t len, size_t *i, uint64_t *v)
 	return true;
 }
 
+/* Latest time taken (~146 years in ns): the model's arithmetic range. */
+#define IMPORT_TS_MAX	(1ULL << 62)
+
 /*
  * "12345.678901:" -> ns.  Returns 1, 0 if @tok is not a timestamp, or
- * -1 if it is one that does not fit in 64-bit nanoseconds (it must not
- * wrap silently into a plausible time).
+ * -1 if it is one past IMPORT_TS_MAX (one that does not fit in 64-bit
+ * nanoseconds must not wrap silently into a plausible time).
  */
 static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 {
@@ -452,7 +455,7 @@ static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 		return 0;
 	if (i == len) {		/* a counter clock: take it as ns */
 		*ns = sec;
-		return fits ? 1 : -1;
+		return fits && sec <= IMPORT_TS_MAX ? 1 : -1;
 	}
 	if (tok[i++] != '.')
 		return 0;
@@ -466,20 +469,22 @@ static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 	if (!fits || sec > (UINT64_MAX - frac) / 1000000000ULL)
 		return -1;
 	*ns = sec * 1000000000ULL + frac;
-	return 1;
+	return *ns <= IMPORT_TS_MAX ? 1 : -1;
 }
 
+/* A lost-events line; a CPU out of range gives TRACE_MAX_CPUS (an error
+ * for the caller: the loss must not be put on CPU 0 silently). */
 static bool lost_line(const char *s, struct raw_event *e)
 {
-	unsigned int cpu;
+	unsigned long cpu;
 	unsigned long long n;
 
 	/* ftrace and trace-cmd ("NAME: CPU:1 [12 EVENTS DROPPED]") */
-	if (sscanf(s, "CPU:%u [LOST %llu EVENTS]", &cpu, &n) != 2 &&
-	    sscanf(s, "CPU:%u [%llu EVENTS DROPPED]", &cpu, &n) != 2)
+	if (sscanf(s, "CPU:%lu [LOST %llu EVENTS]", &cpu, &n) != 2 &&
+	    sscanf(s, "CPU:%lu [%llu EVENTS DROPPED]", &cpu, &n) != 2)
 		return false;
 	e->type = EV_LOST;
-	e->cpu = cpu < TRACE_MAX_CPUS ? cpu : 0;
+	e->cpu = cpu < TRACE_MAX_CPUS ? (uint32_t)cpu : TRACE_MAX_CPUS;
 	e->lost.count = n;
 	return true;
 }
@@ -552,6 +557,11 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 		}
 		if (want && strcmp(want, buffer))
 			return 0;
+		if (e.cpu >= TRACE_MAX_CPUS)
+			return idl_err_at_line(err, path, lineno,
+					       "lost events: CPU out of range "
+					       "(at most %d CPUs)",
+					       TRACE_MAX_CPUS);
 		return sink(ctx, &e, err);
 	}
 	if (line[0] == '#' ||

@@ -260,3 +260,41 @@ void ev_sorter_free(struct ev_sorter *s)
 {
 	free(s);
 }
+
+static int64_t clamp_timer(int64_t v)
+{
+	return v > EV_TIMER_MAX ? EV_TIMER_MAX :
+	       v < -EV_TIMER_MAX ? -EV_TIMER_MAX : v;
+}
+
+/* Jiffies are unsigned: far past the range means far in the future. */
+static uint64_t clamp_jiffies(uint64_t j)
+{
+	return j > (uint64_t)EV_TIMER_MAX ? (uint64_t)EV_TIMER_MAX : j;
+}
+
+const struct raw_event *ev_clamp_timers(const struct raw_event *e,
+					struct raw_event *copy)
+{
+	struct raw_event *c = copy;
+
+	*c = *e;
+	switch (e->type) {
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_CANCEL:
+	case EV_HRTIMER_EXPIRE_ENTRY:
+		c->timer.expires = clamp_timer(e->timer.expires);
+		c->timer.now = (uint64_t)clamp_timer((int64_t)e->timer.now);
+		return c;
+	case EV_TIMER_START:
+	case EV_TIMER_CANCEL:
+	case EV_TIMER_EXPIRE_ENTRY:
+		c->timer.expires =
+			(int64_t)clamp_jiffies((uint64_t)e->timer.expires);
+		c->timer.bucket_expiry = clamp_jiffies(e->timer.bucket_expiry);
+		c->timer.now = clamp_jiffies(e->timer.now);
+		return c;
+	default:
+		return e;
+	}
+}

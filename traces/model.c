@@ -17,6 +17,14 @@
 #define NIL		(-1)
 #define FOREIGN_NS	100000000000000000LL	/* ~3 years: not a mono time */
 #define OFF_WINDOW_NS	1000000000ULL
+/*
+ * Bounds that keep every sum and difference below in int64_t whatever
+ * the input holds: event times up to 2^62 ns (~146 years; later ones
+ * are refused), timer times and jiffies clamped to +-2^61 (a timer that
+ * far away is "never" either way), jiffy conversions saturated.
+ */
+#define TIME_MAX	(1LL << 62)
+#define TIMER_MAX	EV_TIMER_MAX
 
 enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
 enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
@@ -248,9 +256,30 @@ static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
 
 /* ------------------------------------------------- clock relations */
 
+static int64_t clamp_timer(int64_t v)
+{
+	return v > TIMER_MAX ? TIMER_MAX : v < -TIMER_MAX ? -TIMER_MAX : v;
+}
+
+static int64_t clamp_time(int64_t v)
+{
+	return v > TIME_MAX ? TIME_MAX : v < -TIME_MAX ? -TIME_MAX : v;
+}
+
+/* a + b * c, saturated to +-TIMER_MAX (jiffies to ns and back) */
+static int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(b, c, &r) ||
+	    __builtin_add_overflow(a, r, &r))
+		return (b < 0) != (c < 0) ? -TIMER_MAX : TIMER_MAX;
+	return clamp_timer(r);
+}
+
 static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)
 {
-	int64_t off = (int64_t)ts - base_now;
+	int64_t off = clamp_time((int64_t)ts - base_now);
 
 	if (m->o.clock_is_mono || base_now > FOREIGN_NS)
 		return;
@@ -292,7 +321,8 @@ static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 	}
 	/* Jiffy j started at or before ts: keep the tightest bound, and
 	 * follow it up again if the two clocks drift apart. */
-	est = (int64_t)ts - ((int64_t)j - (int64_t)m->j_ref) * m->tick_ns;
+	est = sat_muladd((int64_t)ts, (int64_t)m->j_ref - (int64_t)j,
+			 m->tick_ns);
 	if (est < m->j_sref || est - m->j_sref > m->tick_ns)
 		m->j_sref = est;
 }
@@ -304,7 +334,7 @@ static int64_t jiffy_time(const struct model *m, int64_t j)
 
 	if (!m->j_valid || !m->tick_ns)
 		return NONE;
-	t = m->j_sref + (j - (int64_t)m->j_ref) * m->tick_ns;
+	t = sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
 	if (m->grid_phase >= 0) {
 		/* jiffies advance on the tick grid: snap down onto it */
 		mono = t - clock_off(m);
@@ -723,6 +753,7 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 int model_feed(struct model *m, const struct raw_event *e,
 	       struct idl_err *err)
 {
+	struct raw_event copy;
 	struct cpu_state *c;
 
 	m->st.events++;
@@ -735,6 +766,11 @@ int model_feed(struct model *m, const struct raw_event *e,
 		m->st.lost_events += e->lost.count;
 		return 0;
 	}
+	if (e->ts > (uint64_t)TIME_MAX)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "event at %llu ns: times past 2^62 ns are "
+				   "not supported", (unsigned long long)e->ts);
+	e = ev_clamp_timers(e, &copy);
 	c = &m->cpus[e->cpu];
 	if (!m->st.first_ts || e->ts < m->st.first_ts)
 		m->st.first_ts = e->ts;

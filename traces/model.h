@@ -102,4 +102,13 @@ int ev_sorter_push(struct ev_sorter *s, const struct raw_event *e,
 int ev_sorter_flush(struct ev_sorter *s, struct idl_err *err);
 void ev_sorter_free(struct ev_sorter *s);
 
+/*
+ * Timer times beyond +-EV_TIMER_MAX (ns or jiffies) mean "never" and
+ * would overflow the model's arithmetic: @e with them clamped, in @copy
+ * (or @e itself when it is no timer event).
+ */
+#define EV_TIMER_MAX	(1LL << 61)
+const struct raw_event *ev_clamp_timers(const struct raw_event *e,
+					struct raw_event *copy);
+
 #endif /* IDLELAB_MODEL_H */
