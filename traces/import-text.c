@@ -745,20 +745,29 @@ struct scan_lines {
 	char			buffer[64];
 };
 
-/* "# idlelab-raw: clock=mono hz=250 kernel=R" (idlelab record --raw) */
-static void raw_header(const char *s, struct import_scan *sc)
+/* "# idlelab-raw: clock=mono hz=250 kernel=R" (idlelab record --raw);
+ * HZ 0 (unknown) or within the bounds of --hz: no wrapped value. */
+static int raw_header(const char *s, struct import_scan *sc)
 {
 	const char *v;
-	unsigned int hz;
+	unsigned long long hz;
+	char *end;
 
 	if ((v = strstr(s, "clock=")))
 		sscanf(v, "clock=%31s", sc->clock);
-	if ((v = strstr(s, "hz=")) && sscanf(v, "hz=%u", &hz) == 1 && hz) {
-		sc->hz = hz;
-		sc->hz_from_file = true;
+	if ((v = strstr(s, "hz="))) {
+		v += 3;
+		errno = 0;
+		hz = strtoull(v, &end, 10);
+		if (!isdigit((unsigned char)*v) || errno || hz > 10000 ||
+		    (*end && !isspace((unsigned char)*end)))
+			return -1;
+		sc->hz = (uint32_t)hz;
+		sc->hz_from_file = hz != 0;	/* record writes 0: unknown */
 	}
 	if ((v = strstr(s, "kernel=")))
 		sscanf(v, "kernel=%127s", sc->kernel);
+	return 0;
 }
 
 /* "cpus=N" of trace-cmd report: N within what a trace can hold. */
@@ -794,7 +803,9 @@ static int scan_line(void *ctx, unsigned long lineno, char *line,
 		return 0;
 	}
 	if (!strncmp(line, "# idlelab-raw:", 14)) {
-		raw_header(line + 14, sl->sc.s);
+		if (raw_header(line + 14, sl->sc.s))
+			return idl_err_at_line(err, sl->path, lineno,
+					       "bad hz= value (0 to 10000)");
 		return 0;
 	}
 	sl->sc.buffer = sl->buffer;
