@@ -762,8 +762,10 @@ int model_feed(struct model *m, const struct raw_event *e,
 		return idl_err_set(err, IDL_EXIT_BADINPUT,
 				   "CPU %u beyond the limit of %d CPUs",
 				   e->cpu, TRACE_MAX_CPUS);
-	if (e->type == EV_LOST) {
-		m->st.lost_events += e->lost.count;
+	if (e->type == EV_LOST) {	/* saturate: a huge count must not wrap */
+		if (__builtin_add_overflow(m->st.lost_events, e->lost.count,
+					   &m->st.lost_events))
+			m->st.lost_events = UINT64_MAX;
 		return 0;
 	}
 	if (e->ts > (uint64_t)TIME_MAX)
