@@ -174,7 +174,13 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	struct raw_event e;
 
 	memset(&e, 0, sizeof(e));
-	e.cpu = r->cpu >= 0 && r->cpu < TRACE_MAX_CPUS ? (uint32_t)r->cpu : 0;
+	/* libtracecmd/libtracefs give the buffer's CPU: one idlelab cannot
+	 * hold is an error, not silently CPU 0's */
+	if (r->cpu < 0 || r->cpu >= TRACE_MAX_CPUS)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "event on CPU %d (at most %d CPUs)",
+				   r->cpu, TRACE_MAX_CPUS);
+	e.cpu = (uint32_t)r->cpu;
 	if (r->missed_events) {
 		e.type = EV_LOST;
 		e.ts = r->ts;
