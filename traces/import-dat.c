@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -229,9 +230,16 @@ static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
 {
 	struct rlimit no_core = { 0, 0 };
 	struct idl_err err = { 0 };
-	int r;
+	int r, devnull;
 
 	setrlimit(RLIMIT_CORE, &no_core);	/* a crash is expected here */
+	/*
+	 * The result and any error come back through the pipe; what the
+	 * library (or a sanitizer catching its crash) prints is noise.
+	 */
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull >= 0)
+		dup2(devnull, STDERR_FILENO);
 	j->out = fdopen(fd, "w");
 	if (!j->out)
 		_exit(1);
@@ -285,13 +293,16 @@ static int child_failed(const char *path, int status, struct idl_err *err)
 	static const char crashed[] = "trace.dat could not be read "
 		"(libtracecmd crashed: damaged or truncated file?)";
 
-	if (WIFSIGNALED(status))
+	/*
+	 * No result came back: the reader died, by a signal or (in a
+	 * sanitizer build, whose handler exits) with a failure status.
+	 */
+	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
 				   crashed);
 	return idl_err_set(err, IDL_EXIT_FAILURE,
-			   "%s: the trace.dat reader stopped without a result "
-			   "(exit status %d)", path,
-			   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			   "%s: the trace.dat reader stopped without a result",
+			   path);
 }
 
 static int in_child(struct dat_job *j, import_sink sink, void *ctx,
