@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * idlelab info: describe a trace.  One streaming pass over the periods
- * fills fixed-size counters; memory does not depend on trace length.
+ * idlelab info: describe a trace (the counting is in traces/trace-stats.c).
  */
 #include "config.h"
 
@@ -15,60 +14,7 @@
 
 #include "cli.h"
 #include "trace.h"
-
-#define NR_DECADES	8	/* <1us, 1-10us, ..., 100ms-1s, >=1s */
-
-static const char *const decade_names[NR_DECADES] = {
-	"<1us", "1-10us", "10-100us", "100us-1ms", "1-10ms", "10-100ms",
-	"100ms-1s", ">=1s",
-};
-
-struct info_stats {
-	uint64_t	periods, idle_ns;
-	uint64_t	first_entry, last_exit;
-	uint64_t	decade[NR_DECADES];
-	uint64_t	cause[WAKE_CAUSE_COUNT + 1];	/* last: invalid */
-	uint64_t	state[CSTATE_MAX + 1];		/* [0]: unknown */
-	uint64_t	exact, no_timer, tick_stopped, got_tick;
-	uint64_t	miss_above, miss_below;
-	uint64_t	cpu_periods[TRACE_MAX_CPUS];
-	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
-};
-
-static int decade_of(uint64_t ns)
-{
-	uint64_t lim = 1000;
-	int d;
-
-	for (d = 0; d < NR_DECADES - 1; d++, lim *= 10)
-		if (ns < lim)
-			return d;
-	return NR_DECADES - 1;
-}
-
-static void account(struct info_stats *s, const struct idle_period *p)
-{
-	uint64_t d = p->exit_ns - p->entry_ns;
-
-	if (!s->periods || p->entry_ns < s->first_entry)
-		s->first_entry = p->entry_ns;
-	if (p->exit_ns > s->last_exit)
-		s->last_exit = p->exit_ns;
-	s->periods++;
-	s->idle_ns += d;
-	s->decade[decade_of(d)]++;
-	s->cause[p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause :
-		 WAKE_CAUSE_COUNT]++;
-	s->state[p->state >= 0 && p->state < CSTATE_MAX ? p->state + 1 : 0]++;
-	s->exact += !!(p->flags & IP_SLEEP_EXACT);
-	s->no_timer += p->sleep_length_ns == TRACE_NO_TIMER;
-	s->tick_stopped += !!(p->flags & IP_TICK_STOPPED);
-	s->got_tick += !!(p->flags & IP_GOT_TICK);
-	s->miss_above += !!(p->flags & IP_MISS_ABOVE);
-	s->miss_below += !!(p->flags & IP_MISS_BELOW);
-	s->cpu_periods[p->cpu]++;
-	s->cpu_idle_ns[p->cpu] += d;
-}
+#include "trace-stats.h"
 
 static double pct(uint64_t a, uint64_t b)
 {
@@ -110,7 +56,7 @@ static void print_table(const struct cstate_table *t)
 }
 
 static void print_text(const char *file, const struct trace_meta *m,
-		       const struct info_stats *s, const char *damage)
+		       const struct trace_stats *s, const char *damage)
 {
 	uint64_t n = s->periods;
 	int i;
@@ -152,8 +98,8 @@ static void print_text(const char *file, const struct trace_meta *m,
 		       (double)s->cpu_periods[i]);
 	}
 	printf("\nIdle duration:\n");
-	for (i = 0; i < NR_DECADES; i++)
-		printf("  %-10s %12" PRIu64 " %7.2f%%\n", decade_names[i],
+	for (i = 0; i < TRACE_NR_DECADES; i++)
+		printf("  %-10s %12" PRIu64 " %7.2f%%\n", trace_decade_names[i],
 		       s->decade[i], pct(s->decade[i], n));
 	printf("\nWake causes:\n");
 	for (i = 0; i <= WAKE_CAUSE_COUNT; i++)
@@ -235,14 +181,14 @@ static json_t *json_meta(const struct trace_meta *m)
 	return o;
 }
 
-static json_t *json_counts(const struct info_stats *s)
+static json_t *json_counts(const struct trace_stats *s)
 {
 	json_t *o = json_object(), *a;
 	int i;
 
 	a = json_object();
-	for (i = 0; i < NR_DECADES; i++)
-		json_object_set_new(a, decade_names[i],
+	for (i = 0; i < TRACE_NR_DECADES; i++)
+		json_object_set_new(a, trace_decade_names[i],
 				    json_integer((json_int_t)s->decade[i]));
 	json_object_set_new(o, "idle_duration", a);
 	a = json_object();
@@ -266,7 +212,7 @@ static json_t *json_counts(const struct info_stats *s)
 }
 
 static void print_json(const char *file, const struct trace_meta *m,
-		       const struct info_stats *s,
+		       const struct trace_stats *s,
 		       const struct trace_reader *r)
 {
 	json_t *o = json_object(), *c = json_counts(s);
@@ -314,17 +260,6 @@ static void usage(FILE *f)
 		"  -h, --help        this help\n");
 }
 
-static int scan(struct trace_reader *r, struct info_stats *s,
-		struct idl_err *err)
-{
-	struct idle_period p;
-	int ret;
-
-	while ((ret = trace_reader_next(r, -1, &p, err)) == 1)
-		account(s, &p);
-	return ret;
-}
-
 int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -332,7 +267,7 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct info_stats *s;
+	struct trace_stats *s;
 	struct trace_reader *r;
 	struct idl_err err;
 	const char *damage;
@@ -363,7 +298,7 @@ int cmd_info(int argc, char **argv)
 	}
 	r = trace_reader_open(argv[optind], &err);
 	s = calloc(1, sizeof(*s));
-	if (!r || !s || scan(r, s, &err) < 0) {
+	if (!r || !s || trace_stats_scan(r, s, &err) < 0) {
 		if (!s)
 			idl_err_set(&err, IDL_EXIT_FAILURE, "out of memory");
 		idl_err_print(&err);

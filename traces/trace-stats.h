@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Whole-trace statistics in one streaming pass (what `idlelab info`
+ * shows): fixed-size counters, memory independent of trace length.
+ */
+#ifndef IDLELAB_TRACE_STATS_H
+#define IDLELAB_TRACE_STATS_H
+
+#include <stdint.h>
+
+#include "trace.h"
+
+#define TRACE_NR_DECADES	8	/* <1us, 1-10us, ..., 100ms-1s, >=1s */
+
+extern const char *const trace_decade_names[TRACE_NR_DECADES];
+
+struct trace_stats {
+	uint64_t	periods, idle_ns;
+	uint64_t	first_entry, last_exit;
+	uint64_t	decade[TRACE_NR_DECADES];
+	uint64_t	cause[WAKE_CAUSE_COUNT + 1];	/* last: invalid */
+	uint64_t	state[CSTATE_MAX + 1];		/* [0]: unknown */
+	uint64_t	exact, no_timer, tick_stopped, got_tick;
+	uint64_t	miss_above, miss_below;
+	uint64_t	cpu_periods[TRACE_MAX_CPUS];
+	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
+};
+
+/* Read every period of @r (from where it stands) into zeroed @s. */
+int trace_stats_scan(struct trace_reader *r, struct trace_stats *s,
+		     struct idl_err *err);
+
+#endif /* IDLELAB_TRACE_STATS_H */
