@@ -317,7 +317,7 @@ static int write_output(struct cli *c, const struct replay_run *run)
 	int fd;
 
 	if (!c->output)
-		return replay_write(stdout, run, &c->o, c->fmt, c->per_cpu);
+		return replay_write(stdout, run, c->fmt, c->per_cpu);
 	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", c->output);
 	fd = mkstemp(tmp);
 	if (fd >= 0) {		/* mkstemp makes it 0600: use the umask */
@@ -335,7 +335,7 @@ static int write_output(struct cli *c, const struct replay_run *run)
 		}
 		return -1;
 	}
-	if (replay_write(f, run, &c->o, c->fmt, c->per_cpu) ||
+	if (replay_write(f, run, c->fmt, c->per_cpu) ||
 	    fflush(f) || fsync(fd) || fclose(f) || rename(tmp, c->output)) {
 		fprintf(stderr, "%s: %s: %s\n", idl_progname, c->output,
 			strerror(errno));

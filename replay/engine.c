@@ -484,7 +484,6 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 			add_part(rc, p);
 			rc->cur.exit_ns = p->exit_ns;
 			rc->cur.wake_cause = p->wake_cause;
-			rc->cur.wake_detail = p->wake_detail;
 			rc->last_cause = p->wake_cause;
 			rc->last_flags = p->flags;
 			return;

@@ -643,12 +643,10 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 }
 
 int replay_write(FILE *f, const struct replay_run *run,
-		 const struct replay_opts *o, enum replay_format fmt,
-		 bool per_cpu)
+		 enum replay_format fmt, bool per_cpu)
 {
 	int t;
 
-	(void)o;
 	switch (fmt) {
 	case REPLAY_CSV:
 		write_csv(f, run, per_cpu);

@@ -435,15 +435,12 @@ static int run_all(struct replay_run *run, const struct replay_opts *o,
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 	pthread_mutex_destroy(&w.lock);
-	run->seconds = now_s() - t0;
 	if (w.err_unit != (size_t)-1) {
 		*err = w.err;
 		return -1;
 	}
-	for (t = 0; t < run->ntrace; t++) {
+	for (t = 0; t < run->ntrace; t++)
 		merge(&run->tr[t]);
-		run->periods += run->tr[t].wl.recorded;
-	}
 	return 0;
 }
 

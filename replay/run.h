@@ -56,8 +56,6 @@ struct replay_trace {
 struct replay_run {
 	int			ntrace;
 	struct replay_trace	*tr;
-	double			seconds;	/* wall time of the replay */
-	u64			periods;	/* recorded periods read */
 };
 
 /* Default input: traces/data/default.idl in the source dir, then
@@ -71,7 +69,6 @@ void replay_run_free(struct replay_run *run);
 /* output.c */
 enum replay_format { REPLAY_TEXT, REPLAY_CSV, REPLAY_JSON };
 int replay_write(FILE *f, const struct replay_run *run,
-		 const struct replay_opts *o, enum replay_format fmt,
-		 bool per_cpu);
+		 enum replay_format fmt, bool per_cpu);
 
 #endif /* IDLELAB_REPLAY_RUN_H */

@@ -245,8 +245,8 @@ bool bin_timer_flags_text(const struct bin_decoder *d,
 		uint32_t bit;
 		const char *name;
 	} names[] = {
-		{ 0x00040000, "M" }, { EV_TIMER_DEFERRABLE, "D" },
-		{ EV_TIMER_PINNED, "P" }, { 0x00200000, "I" },
+		{ EV_TIMER_MIGRATING, "M" }, { EV_TIMER_DEFERRABLE, "D" },
+		{ EV_TIMER_PINNED, "P" }, { EV_TIMER_IRQSAFE, "I" },
 	};
 	int id = tep_data_type(d->tep, (struct tep_record *)r), i;
 	uint32_t flags;

@@ -44,7 +44,6 @@ enum ev_type {
 bool ev_is_tick_function(const char *name);
 /* 32-bit FNV-1a of a function name: the wake_detail of timer wakeups. */
 uint32_t ev_name_hash(const char *name);
-const char *ev_type_name(enum ev_type t);
 
 struct raw_event {
 	uint64_t	ts;		/* ns of the trace clock */

@@ -29,30 +29,6 @@ uint32_t ev_name_hash(const char *name)
 	return h;
 }
 
-static const char *const ev_names[EV_TYPE_COUNT] = {
-	[EV_NONE] = "none",
-	[EV_CPU_IDLE] = "power:cpu_idle",
-	[EV_CPU_IDLE_MISS] = "power:cpu_idle_miss",
-	[EV_HRTIMER_START] = "timer:hrtimer_start",
-	[EV_HRTIMER_CANCEL] = "timer:hrtimer_cancel",
-	[EV_HRTIMER_EXPIRE_ENTRY] = "timer:hrtimer_expire_entry",
-	[EV_TIMER_START] = "timer:timer_start",
-	[EV_TIMER_CANCEL] = "timer:timer_cancel",
-	[EV_TIMER_EXPIRE_ENTRY] = "timer:timer_expire_entry",
-	[EV_TICK_STOP] = "timer:tick_stop",
-	[EV_IRQ_HANDLER_ENTRY] = "irq:irq_handler_entry",
-	[EV_IPI_SEND_CPU] = "ipi:ipi_send_cpu",
-	[EV_IPI_SEND_CPUMASK] = "ipi:ipi_send_cpumask",
-	[EV_SCHED_WAKEUP] = "sched:sched_wakeup",
-	[EV_SCHED_SWITCH] = "sched:sched_switch",
-	[EV_LOST] = "lost events",
-};
-
-const char *ev_type_name(enum ev_type t)
-{
-	return (unsigned int)t < EV_TYPE_COUNT ? ev_names[t] : "?";
-}
-
 /* What the absence of each needed event class costs (doc/importing.md). */
 void model_print_missing(const struct model *m, FILE *f)
 {
@@ -88,11 +64,17 @@ void model_print_missing(const struct model *m, FILE *f)
 			"phase unusable\n");
 }
 
-/* The poll state's time limit, as poll_state.c computes it (spec 4.4). */
+/*
+ * The poll state's time limit, as poll_state.c computes it (spec 4.4):
+ * traces/ reconstructs what the kernel did and does not call into the
+ * governors stage, whose cpuidle-core.c does the same for replay.
+ */
+#define POLL_MIN_NS	10000	/* CPUIDLE_POLL_MIN */
+
 void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 		      struct model_opts *mo)
 {
-	int64_t tick = hz ? (1000000000LL + hz / 2) / hz : 0, lim;
+	int64_t tick = hz ? idl_tick_nsec_for_hz(hz) : 0, lim;
 	int i;
 
 	mo->poll_state = -1;
@@ -103,7 +85,7 @@ void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 	for (i = 1; i < t->count; i++) {
 		if (t->states[i].disabled)
 			continue;
-		if (t->states[i].target_residency_ns < 10000)
+		if (t->states[i].target_residency_ns < POLL_MIN_NS)
 			continue;
 		if (t->states[i].target_residency_ns < lim)
 			lim = t->states[i].target_residency_ns;
@@ -261,11 +243,6 @@ void ev_sorter_free(struct ev_sorter *s)
 	free(s);
 }
 
-static int64_t clamp_timer(int64_t v)
-{
-	return v > EV_TIMER_MAX ? EV_TIMER_MAX :
-	       v < -EV_TIMER_MAX ? -EV_TIMER_MAX : v;
-}
 
 /* Jiffies are unsigned: far past the range means far in the future. */
 static uint64_t clamp_jiffies(uint64_t j)
@@ -283,8 +260,8 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_CANCEL:
 	case EV_HRTIMER_EXPIRE_ENTRY:
-		c->timer.expires = clamp_timer(e->timer.expires);
-		c->timer.now = (uint64_t)clamp_timer((int64_t)e->timer.now);
+		c->timer.expires = ev_clamp_timer(e->timer.expires);
+		c->timer.now = (uint64_t)ev_clamp_timer((int64_t)e->timer.now);
 		return c;
 	case EV_TIMER_START:
 	case EV_TIMER_CANCEL:

@@ -24,7 +24,6 @@
  * far away is "never" either way), jiffy conversions saturated.
  */
 #define TIME_MAX	(1LL << 62)
-#define TIMER_MAX	EV_TIMER_MAX
 
 enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
 enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
@@ -110,7 +109,7 @@ static void set_hz(struct model *m, uint32_t hz, bool estimated)
 {
 	m->st.hz = hz;
 	m->st.hz_estimated = estimated;
-	m->tick_ns = hz ? (1000000000LL + hz / 2) / hz : 0;
+	m->tick_ns = hz ? idl_tick_nsec_for_hz(hz) : 0;
 }
 
 struct model *model_create(const struct model_opts *o, model_emit_fn emit,
@@ -256,25 +255,21 @@ static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
 
 /* ------------------------------------------------- clock relations */
 
-static int64_t clamp_timer(int64_t v)
-{
-	return v > TIMER_MAX ? TIMER_MAX : v < -TIMER_MAX ? -TIMER_MAX : v;
-}
 
 static int64_t clamp_time(int64_t v)
 {
 	return v > TIME_MAX ? TIME_MAX : v < -TIME_MAX ? -TIME_MAX : v;
 }
 
-/* a + b * c, saturated to +-TIMER_MAX (jiffies to ns and back) */
+/* a + b * c, saturated to +-EV_TIMER_MAX (jiffies to ns and back) */
 static int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
 {
 	int64_t r;
 
 	if (__builtin_mul_overflow(b, c, &r) ||
 	    __builtin_add_overflow(a, r, &r))
-		return (b < 0) != (c < 0) ? -TIMER_MAX : TIMER_MAX;
-	return clamp_timer(r);
+		return (b < 0) != (c < 0) ? -EV_TIMER_MAX : EV_TIMER_MAX;
+	return ev_clamp_timer(r);
 }
 
 static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)

@@ -108,6 +108,12 @@ void ev_sorter_free(struct ev_sorter *s);
  * (or @e itself when it is no timer event).
  */
 #define EV_TIMER_MAX	(1LL << 61)
+
+static inline int64_t ev_clamp_timer(int64_t v)
+{
+	return v > EV_TIMER_MAX ? EV_TIMER_MAX :
+	       v < -EV_TIMER_MAX ? -EV_TIMER_MAX : v;
+}
 const struct raw_event *ev_clamp_timers(const struct raw_event *e,
 					struct raw_event *copy);
 

@@ -91,7 +91,7 @@ static uint64_t stream_seed(uint64_t seed, uint64_t who, int j)
 
 uint64_t synth_tick_nsec(uint32_t hz)
 {
-	return (1000000000ULL + hz / 2) / hz;
+	return (uint64_t)idl_tick_nsec_for_hz(hz);
 }
 
 /* ---- one CPU ----------------------------------------------------------- */

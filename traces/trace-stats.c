@@ -23,10 +23,6 @@ static void account(struct trace_stats *s, const struct idle_period *p)
 {
 	uint64_t d = p->exit_ns - p->entry_ns;
 
-	if (!s->periods || p->entry_ns < s->first_entry)
-		s->first_entry = p->entry_ns;
-	if (p->exit_ns > s->last_exit)
-		s->last_exit = p->exit_ns;
 	s->periods++;
 	s->idle_ns += d;
 	s->decade[decade_of(d)]++;

@@ -16,7 +16,6 @@ extern const char *const trace_decade_names[TRACE_NR_DECADES];
 
 struct trace_stats {
 	uint64_t	periods, idle_ns;
-	uint64_t	first_entry, last_exit;
 	uint64_t	decade[TRACE_NR_DECADES];
 	uint64_t	cause[WAKE_CAUSE_COUNT + 1];	/* last: invalid */
 	uint64_t	state[CSTATE_MAX + 1];		/* [0]: unknown */
