@@ -330,7 +330,7 @@ static int get_table(const struct opts *o, struct cstate_table *t,
 		if (cstate_table_resolve(o->machine, o->file, t, err))
 			return -1;
 		/* re-check to show the kernel-style warnings of a file */
-		if (!cstate_builtin_find(t->name) || o->file)
+		if (o->file || !cstate_builtin_find(o->machine))
 			return cstate_table_validate(t, o->file ? o->file :
 						     o->machine, print_warning,
 						     err);

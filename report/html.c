@@ -94,8 +94,9 @@ static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 		plot_quote(p.script, t->col[c].title);
 		fprintf(p.script, "\" %d", c);
 	}
-	fprintf(p.script, ")\nset ylabel \"%s\" noenhanced\nunset key\n$runs << EOD\n",
-		row->unit);
+	fputs(")\nset ylabel \"", p.script);
+	plot_quote(p.script, row->unit);
+	fputs("\" noenhanced\nunset key\n$runs << EOD\n", p.script);
 	for (c = 0; c < t->ncols; c++) {
 		const struct res_series *v = cmp_cell(t, r, c);
 
@@ -210,9 +211,11 @@ static void plot_energy_latency(FILE *f, const struct cmp_table *t,
 		 t->row[r].metric);
 	if (plot_begin(&p, o->gnuplot, title, 720, 320))
 		return;
-	fprintf(p.script, "set xlabel 'energy'\nset ylabel '%s'\nunset key\n"
-		"set offsets graph 0.15, graph 0.25, graph 0.15, graph 0.15\n$e << EOD\n",
-		t->row[r].unit);
+	fputs("set xlabel 'energy'\nset ylabel \"", p.script);
+	plot_quote(p.script, t->row[r].unit);
+	fputs("\" noenhanced\nunset key\n"
+	      "set offsets graph 0.15, graph 0.25, graph 0.15, graph 0.15\n$e << EOD\n",
+	      p.script);
 	for (c = 0; c < t->ncols; c++) {
 		const struct res_idle *ri = col_idle(t, c);
 		const struct res_series *v = cmp_cell(t, r, c);
@@ -372,7 +375,9 @@ static void write_page(FILE *f, const struct cmp_table *t,
 	fputs("</ul>\n<h2>Summary</h2>\n", f);
 	summary_table(f, t);
 	if (!plots)
-		fputs("<p class=\"note\">gnuplot is not installed: tables only.</p>\n", f);
+		fprintf(f, "<p class=\"note\">%s: tables only.</p>\n",
+			o->no_plots ? "plots left out (--no-plots)" :
+				      "gnuplot is not installed");
 	if (plots && any_idle(t)) {
 		fputs("<h2>Idle states</h2>\n", f);
 		plot_residency(f, t, o);

@@ -36,11 +36,13 @@ int plot_begin(struct plot *p, const char *gnuplot, const char *title,
 	fprintf(p->script,
 		"set terminal svg size %d,%d dynamic enhanced font 'sans,11' background '#ffffff'\n"
 		"set output '%s'\n"
-		"set title \"%s\" noenhanced\n"
 		"set grid ytics lc rgb '#dddddd'\n"
 		"set border 3\nset tics nomirror\n"
-		"set key outside right top noenhanced\n",
-		width, height, p->svg, title);
+		"set key outside right top noenhanced\n"
+		"set title \"",
+		width, height, p->svg);
+	plot_quote(p->script, title);
+	fputs("\" noenhanced\n", p->script);
 	return 0;
 }
 
@@ -76,11 +78,16 @@ char *plot_end(struct plot *p)
 	return svg;
 }
 
-/* gnuplot string literal content: drop characters that would end it. */
+/*
+ * Text from a results file inside a gnuplot string or data line: drop what
+ * could end the string or the line, and what gnuplot would expand even
+ * inside double quotes (`command` substitution, @macros) -- a results file
+ * must not be able to run anything.
+ */
 void plot_quote(FILE *f, const char *s)
 {
 	for (; *s; s++)
-		if (*s != '"' && *s != '\\' && *s != '\n')
+		if (!strchr("\"'`@\\\n\r", *s))
 			fputc(*s, f);
 }
 

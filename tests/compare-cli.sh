@@ -71,6 +71,20 @@ check "report to unwritable path" 1 $?
 "$IDLELAB" report "$fx/live-small.json" >/dev/null 2>&1
 check "report without -o" 2 $?
 
+# names from a results file reach gnuplot only as text: a backquote (which
+# gnuplot would run even inside a double-quoted string) runs nothing
+if command -v gnuplot >/dev/null 2>&1; then
+	sed -e 's/"pingpong"/"x`touch PWNED`"/' \
+	    -e 's/"unit": "us"/"unit": "us`touch PWNED2`"/' \
+		"$fx/live-small.json" >"$tmp/inj.json"
+	grep -q 'touch PWNED2' "$tmp/inj.json"
+	check "injection fixture made" 0 $?
+	(cd "$tmp" && "$IDLELAB" report -o inj.html inj.json 2>/dev/null)
+	check "report of hostile names exit" 0 $?
+	ls "$tmp" | grep -c PWNED >"$tmp/n"
+	check "nothing run from a results file" 0 "$(cat "$tmp/n")"
+fi
+
 # a replay results file: the replay plots appear, the all-null agreement
 # row is a missing cell rather than an error
 if command -v gnuplot >/dev/null 2>&1; then
