@@ -260,20 +260,7 @@ static int run(const struct import_args *a, struct idl_err *err)
 						inst, push_event, &rc, err) ||
 	    ev_sorter_flush(rc.sorter, err) || model_finish(m, err))
 		goto out;
-	{
-		const struct model_stats *st = model_get_stats(m);
-		struct trace_meta *wm = trace_writer_meta(rc.w);
-
-		wm->nr_periods = st->periods;
-		wm->nr_events = st->events;
-		wm->lost_events = st->lost_events;
-		wm->start_ns = st->first_ts;
-		wm->end_ns = st->last_ts;
-		if (!wm->nr_cpus || wm->nr_cpus < st->max_cpu)
-			wm->nr_cpus = st->max_cpu;
-		if (!wm->hz)
-			wm->hz = st->hz;
-	}
+	model_fill_meta(m, trace_writer_meta(rc.w));
 	if (trace_writer_close(rc.w, err)) {
 		rc.w = NULL;
 		goto out;

@@ -105,7 +105,6 @@ static int scan_sink(void *ctx, const struct raw_event *e,
 	struct scan_ctx *c = ctx;
 
 	(void)err;
-	c->s->events++;
 	hz_est_feed(&c->hz, e);
 	if (e->type == EV_CPU_IDLE)
 		c->idle++;
@@ -144,7 +143,6 @@ static int scan_dat(const char *path, const char *instance,
 	memset(&c, 0, sizeof(c));
 	c.s = s;
 	hz_est_init(&c.hz);
-	s->fmt = IMPORT_DAT;
 	s->chosen = -1;
 	r = scan_buffer(h, "", &c, err);
 	n = tracecmd_buffer_instances(h);

@@ -630,7 +630,6 @@ static int scan_sink(void *ctx, const struct raw_event *e,
 	int i;
 
 	(void)err;
-	s->events++;
 	hz_est_feed(&c->hz, e);
 	if (e->type == EV_LOST)
 		return 0;
@@ -793,7 +792,6 @@ static int scan_line(void *ctx, unsigned long lineno, char *line,
 	struct scan_lines *sl = ctx;
 	unsigned int n;
 
-	sl->sc.s->lines++;
 	if (!strncmp(line, "cpus=", 5)) {
 		if (parse_cpus(line + 5, &n))
 			return idl_err_at_line(err, sl->path, lineno,
@@ -847,9 +845,6 @@ int import_text_scan(const char *path, const char *instance,
 	sl.sc.s = s;
 	hz_est_init(&sl.sc.hz);
 	sl.path = path;
-	s->fmt = import_detect(path, err);
-	if (s->fmt == IMPORT_AUTO)
-		return -1;
 	if (each_line(path, scan_line, &sl, true, err))
 		return -1;
 	if (!s->hz)

@@ -19,7 +19,6 @@
 enum import_format { IMPORT_AUTO, IMPORT_FTRACE, IMPORT_REPORT, IMPORT_DAT };
 
 struct import_scan {
-	enum import_format fmt;		/* detected */
 	uint32_t	hz;		/* 0 if unknown */
 	bool		hz_from_file;	/* stated by the file, not estimated */
 	uint32_t	nr_cpus;	/* "cpus=N" or highest CPU + 1 */
@@ -31,7 +30,6 @@ struct import_scan {
 		uint64_t idle_events;
 	} buf[IMPORT_MAX_BUFFERS];
 	int		chosen;		/* index into buf, -1 none */
-	uint64_t	lines, events, skipped;
 };
 
 /* Event sink: called for every parsed event, in input order. */

@@ -275,3 +275,21 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
 		return e;
 	}
 }
+
+/*
+ * What the model learnt goes into the trace's metadata (the writer counts
+ * the periods itself at close).
+ */
+void model_fill_meta(const struct model *m, struct trace_meta *wm)
+{
+	const struct model_stats *st = model_get_stats(m);
+
+	wm->nr_events = st->events;
+	wm->lost_events = st->lost_events;
+	wm->start_ns = st->first_ts;
+	wm->end_ns = st->last_ts;
+	if (!wm->nr_cpus || wm->nr_cpus < st->max_cpu)
+		wm->nr_cpus = st->max_cpu;
+	if (!wm->hz)
+		wm->hz = st->hz;
+}

@@ -67,6 +67,9 @@ int model_feed(struct model *m, const struct raw_event *e,
 /* Emit what is still pending and count the partial periods. */
 int model_finish(struct model *m, struct idl_err *err);
 const struct model_stats *model_get_stats(const struct model *m);
+/* Copy the span, event and lost-event counts, HZ and CPU count learnt
+ * into a trace's metadata. */
+void model_fill_meta(const struct model *m, struct trace_meta *wm);
 /* One line per needed event that was absent, with what it costs. */
 void model_print_missing(const struct model *m, FILE *f);
 void model_free(struct model *m);

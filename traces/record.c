@@ -419,7 +419,7 @@ static int capture(struct rec *r, struct idl_err *err)
 	tracefs_trace_on(r->inst);
 	if (o->command && o->command[0] && start_child(r, err))
 		return -1;
-	while (!rec_signalled && !(o->stop && *o->stop)) {
+	while (!rec_signalled) {
 		if (o->duration > 0 && now_s() >= end)
 			break;
 		if (o->command && o->command[0] && !child_running(r))
@@ -496,19 +496,8 @@ static int finish(struct rec *r, struct idl_err *err)
 		return -1;
 	st = model_get_stats(r->m);
 	wm = trace_writer_meta(r->w);
-	wm->nr_periods = st->periods;
-	wm->nr_events = st->events;
-	wm->lost_events = st->lost_events + overruns(r);
-	wm->start_ns = st->first_ts;
-	wm->end_ns = st->last_ts;
-	if (!wm->hz)
-		wm->hz = st->hz;
-	if (r->o->result) {
-		r->o->result->events = st->events;
-		r->o->result->periods = st->periods;
-		r->o->result->lost_events = wm->lost_events;
-		r->o->result->partial = st->partial_start + st->partial_end;
-	}
+	model_fill_meta(r->m, wm);
+	wm->lost_events += overruns(r);
 	if (!r->o->quiet)
 		summary(r, st);
 	return 0;

@@ -14,22 +14,17 @@
 #include "error.h"
 
 struct record_result {
-	uint64_t	events;
-	uint64_t	periods;
-	uint64_t	lost_events;	/* ring-buffer overruns + missed */
-	uint64_t	partial;	/* partial periods not emitted */
 	int		command_status;	/* wait status of COMMAND, -1 none */
 };
 
 struct record_opts {
 	const char	*output;	/* idlelab trace to write */
 	double		duration;	/* seconds; 0: until COMMAND ends or a
-					 * signal (or @stop) */
+					 * signal */
 	const char	*cpus;		/* CPU list "0-3,6", NULL: all */
 	const char	*raw;		/* also write the events as text */
 	char *const	*command;	/* NULL or argv run while recording */
 	bool		quiet;		/* no summary on stderr */
-	volatile sig_atomic_t *stop;	/* optional: set non-zero to stop */
 	struct record_result *result;	/* optional */
 };
 

@@ -89,7 +89,8 @@ struct trace_writer *trace_writer_create(const char *path,
 					 struct idl_err *err);
 int trace_writer_add(struct trace_writer *w, const struct idle_period *p,
 		     struct idl_err *err);
-/* Update metadata fields (counts, end time) before closing. */
+/* Update metadata fields (span, events, lost events) before closing; the
+ * period count is the writer's own. */
 struct trace_meta *trace_writer_meta(struct trace_writer *w);
 int trace_writer_close(struct trace_writer *w, struct idl_err *err);
 void trace_writer_abort(struct trace_writer *w);
