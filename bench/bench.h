@@ -43,7 +43,6 @@ const struct bench_metric *bench_find(const struct bench_result *r,
 /* Parameters of one benchmark run. */
 struct bench_args {
 	double		duration_s;	/* bounded run time */
-	unsigned int	seed;
 	const char	*opts;		/* "key=val:key=val" from the spec, or "" */
 	const char	*workdir;	/* scratch directory (fio) */
 	unsigned int	nr_cpus;

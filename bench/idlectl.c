@@ -369,9 +369,9 @@ int idlectl_lock(const char *path, struct idl_err *err)
 	return fd;
 }
 
-void idlectl_unlock(int fd, const char *path)
+/* The lock file stays: unlinking a flock file races with a new locker. */
+void idlectl_unlock(int fd)
 {
-	(void)path;	/* kept: unlinking a flock file races */
 	if (fd >= 0)
 		close(fd);
 }
@@ -394,8 +394,6 @@ static void state_info(const char *root, unsigned int st,
 	state_path(p, sizeof(p), root, 0, st, "residency");
 	if (!read_u64(p, &v))
 		in->target_residency_us = v;
-	state_path(p, sizeof(p), root, 0, st, "power");
-	in->power = read_u64(p, &v) ? UINT32_MAX : v;
 	in->polling = st == 0 && !strcmp(in->name, "POLL");
 }
 

@@ -59,14 +59,13 @@ bool idlectl_journal_exists(const char *journal);
 
 /* Exclusive session lock (flock); returns the fd or -1. */
 int idlectl_lock(const char *path, struct idl_err *err);
-void idlectl_unlock(int fd, const char *path);
+void idlectl_unlock(int fd);
 
 /* ------------------------------------------------- counter snapshots */
 struct idle_state_info {
 	char		name[CSTATE_NAME_LEN];
 	uint64_t	exit_latency_us;
 	uint64_t	target_residency_us;
-	uint64_t	power;		/* sysfs "power"; UINT32_MAX unknown */
 	bool		polling;	/* state 0 named POLL */
 };
 

@@ -594,7 +594,7 @@ static int one_run(struct live_ctx *c, int rep, int g,
 		   const struct live_bench *b, struct idl_err *err)
 {
 	struct bench_args args = {
-		.duration_s = c->o->warmup_s, .seed = c->o->seed,
+		.duration_s = c->o->warmup_s,
 		.opts = b->opts, .workdir = c->runs_dir,
 		.nr_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN),
 	};
@@ -611,7 +611,6 @@ static int one_run(struct live_ctx *c, int rep, int g,
 	if (bench_stop)
 		return 1;
 	args.duration_s = c->o->duration_s;
-	args.seed = c->o->seed + (unsigned int)c->run_no;
 	if (c->o->record) {
 		sanitize(name, sizeof(name), b->spec);
 		if (asprintf(&trace, "%s/%03d-%s-%s.trace", c->runs_dir,

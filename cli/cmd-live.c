@@ -444,7 +444,7 @@ int cmd_live(int argc, char **argv)
 	if (prepare(c, journal, &lock_fd, &err))
 		goto fail;
 	if (c->restore_only) {
-		idlectl_unlock(lock_fd, NULL);
+		idlectl_unlock(lock_fd);
 		free(c);
 		return 0;
 	}
@@ -459,7 +459,7 @@ int cmd_live(int argc, char **argv)
 	rc = session(c, &err);
 	if (restore(journal, c->o.root, c->o.quiet))
 		rc = -1, err.status = err.status ? err.status : 1;
-	idlectl_unlock(lock_fd, NULL);
+	idlectl_unlock(lock_fd);
 	if (rc < 0) {
 		if (err.msg[0])
 			idl_err_print(&err);
@@ -480,7 +480,7 @@ int cmd_live(int argc, char **argv)
 	return 0;
 fail:
 	idl_err_print(&err);
-	idlectl_unlock(lock_fd, NULL);
+	idlectl_unlock(lock_fd);
 	free(c);
 	return err.status ? err.status : IDL_EXIT_FAILURE;
 }

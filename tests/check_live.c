@@ -268,10 +268,10 @@ START_TEST(test_lock)
 	b = idlectl_lock(path, &err);
 	ck_assert_int_eq(b, -1);
 	ck_assert(strstr(err.msg, "another idlelab live session") != NULL);
-	idlectl_unlock(a, path);
+	idlectl_unlock(a);
 	b = idlectl_lock(path, &err);
 	ck_assert_int_ge(b, 0);
-	idlectl_unlock(b, path);
+	idlectl_unlock(b);
 	unlink(path);
 	rmdir(dir);
 }
