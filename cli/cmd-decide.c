@@ -33,12 +33,20 @@ static void usage(FILE *f)
 		"  -x, --explain        explain every select on standard "
 		"error\n"
 		"  -h, --help           this help\n\n"
-		"Governors:");
+		"Governors (kernel version followed) and their tunables "
+		"(default, range):\n");
 	for (const struct idl_governor_ops *const *g = idl_governor_list();
-	     *g; g++)
-		if (!(*g)->needs_hindsight)
-			fprintf(f, " %s", (*g)->name);
-	fprintf(f, "\nSee doc/decide-protocol.md for the stream format.\n");
+	     *g; g++) {
+		const struct idl_gov_param *p;
+
+		if ((*g)->needs_hindsight)
+			continue;
+		fprintf(f, "  %s (%s)\n", (*g)->name, (*g)->kernel_version);
+		for (p = (*g)->params; p && p->name; p++)
+			fprintf(f, "      %-28s %s (%lld, %lld..%lld)\n",
+				p->name, p->help, p->def, p->min, p->max);
+	}
+	fprintf(f, "See doc/decide-protocol.md for the stream format.\n");
 }
 
 int cmd_decide(int argc, char **argv)
