@@ -31,7 +31,6 @@
 
 #define REC_WINDOW	(1 << 18)	/* reordering window, events */
 #define REC_BUFFER_KB	8192		/* per-CPU ring buffer */
-#define CPUIDLE_DIR	"/sys/devices/system/cpu/cpuidle/"
 
 static const char *const rec_events[][2] = {
 	{ "power", "cpu_idle" }, { "power", "cpu_idle_miss" },
@@ -71,18 +70,6 @@ struct rec {
 	int			failed;
 	struct sigaction	old_int, old_term;
 };
-
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = 0;
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(f);
-}
 
 /* CONFIG_HZ from /boot/config-RELEASE or /proc/config.gz; 0 if absent. */
 static uint32_t config_hz(const char *release)
@@ -351,17 +338,16 @@ static int setup_instance(struct rec *r, struct idl_err *err)
 static void fill_meta(struct trace_meta *m, const struct rec *r)
 {
 	struct utsname u;
-	char buf[64];
+	char buf[64], avail[256];
 
 	trace_meta_init(m);
 	uname(&u);
 	snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
-	read_line(CPUIDLE_DIR "current_driver", m->driver, sizeof(m->driver));
-	read_line(CPUIDLE_DIR "current_governor_ro", m->governor,
-		  sizeof(m->governor));
-	if (!m->governor[0])
-		read_line(CPUIDLE_DIR "current_governor", m->governor,
-			  sizeof(m->governor));
+	/* the driver comes with the table (cstate_sysfs_read) */
+	if (cstate_sysfs_governors(CSTATE_SYSFS_ROOT, m->governor,
+				   sizeof(m->governor), avail, sizeof(avail),
+				   NULL))
+		m->governor[0] = '\0';
 	snprintf(m->clock, sizeof(m->clock), "mono");
 	snprintf(m->tool, sizeof(m->tool), "idlelab %s", PACKAGE_VERSION);
 	snprintf(buf, sizeof(buf), "%s", r->o->cpus ? r->o->cpus : "all");
@@ -513,6 +499,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	fill_meta(&meta, r);
 	if (cstate_sysfs_read(CSTATE_SYSFS_ROOT, 0, &meta.table, err))
 		return -1;
+	snprintf(meta.driver, sizeof(meta.driver), "%s", meta.table.driver);
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
 	model_poll_opts(&meta.table, meta.hz, &mo);
