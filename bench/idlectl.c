@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "idlectl.h"
 
 const char *idlectl_sysfs_root(void)
@@ -236,31 +237,15 @@ static int journal_body(FILE *f, const char *root, struct idl_err *err)
 	return 0;
 }
 
+static int write_journal(FILE *f, void *root, struct idl_err *err)
+{
+	return journal_body(f, root, err);
+}
+
 int idlectl_journal_save(const char *root, const char *journal,
 			 struct idl_err *err)
 {
-	char tmp[4200];
-	FILE *f;
-	int rc;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", journal, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				   strerror(errno));
-	rc = journal_body(f, root, err);
-	if (!rc && (fflush(f) || fsync(fileno(f))))
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				 strerror(errno));
-	if (fclose(f) && !rc)
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				 strerror(errno));
-	if (!rc && rename(tmp, journal))
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", journal,
-				 strerror(errno));
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return idl_write_atomic(journal, write_journal, (void *)root, err);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "live.h"
 #include "measure.h"
 
@@ -88,31 +89,18 @@ void live_plan_order(int nr_govs, int rep, bool shuffle, unsigned int seed,
 	}
 }
 
+static int write_json(FILE *f, void *doc, struct idl_err *err)
+{
+	(void)err;
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(10)))
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
 int live_write_json(const char *path, json_t *doc, struct idl_err *err)
 {
-	char tmp[4200];
-	FILE *f;
-	int rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				   strerror(errno));
-	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-			       JSON_REAL_PRECISION(10)) ||
-	    fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f)))
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				 strerror(errno));
-	if (fclose(f) && !rc)
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				 strerror(errno));
-	if (!rc && rename(tmp, path))
-		rc = idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
-				 strerror(errno));
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return idl_write_atomic(path, write_json, doc, err);
 }
 
 /* ------------------------------------------------------------ metadata */

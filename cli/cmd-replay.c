@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "replay/paths.h"
 #include "run.h"
@@ -309,37 +310,29 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 	return -1;
 }
 
-/* Write the results to @path atomically: temp file + rename. */
+struct output {
+	const struct cli	*c;
+	const struct replay_run	*run;
+};
+
+static int write_results(FILE *f, void *ctx, struct idl_err *err)
+{
+	const struct output *out = ctx;
+
+	(void)err;
+	return replay_write(f, out->run, out->c->fmt, out->c->per_cpu);
+}
+
+/* Write the results to stdout, or to -o FILE atomically. */
 static int write_output(struct cli *c, const struct replay_run *run)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd;
+	struct output out = { c, run };
+	struct idl_err err;
 
 	if (!c->output)
 		return replay_write(stdout, run, c->fmt, c->per_cpu);
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", c->output);
-	fd = mkstemp(tmp);
-	if (fd >= 0) {		/* mkstemp makes it 0600: use the umask */
-		mode_t um = umask(0);
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "%s: %s: %s\n", idl_progname, c->output,
-			strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return -1;
-	}
-	if (replay_write(f, run, c->fmt, c->per_cpu) ||
-	    fflush(f) || fsync(fd) || fclose(f) || rename(tmp, c->output)) {
-		fprintf(stderr, "%s: %s: %s\n", idl_progname, c->output,
-			strerror(errno));
-		unlink(tmp);
+	if (idl_write_atomic(c->output, write_results, &out, &err)) {
+		idl_err_print(&err);
 		return -1;
 	}
 	return 0;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cstate.h"
 
 #define MAX_TOKENS	16
@@ -457,38 +458,14 @@ int cstate_table_write(FILE *f, const struct cstate_table *t)
 	return ferror(f) ? -1 : 0;
 }
 
+static int write_table(FILE *f, void *t, struct idl_err *err)
+{
+	(void)err;
+	return cstate_table_write(f, t);
+}
+
 int cstate_table_save(const char *path, const struct cstate_table *t,
 		      struct idl_err *err)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, bad;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-	    (int)sizeof(tmp))
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: path too long",
-				   path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
-				   strerror(errno));
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
-				   strerror(errno));
-	}
-	bad = cstate_table_write(f, t);
-	bad |= fflush(f) || fsync(fileno(f));
-	bad |= fclose(f);
-	if (bad || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: write failed: %s",
-				   path, strerror(e));
-	}
-	return 0;
+	return idl_write_atomic(path, write_table, (void *)t, err);
 }

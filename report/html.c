@@ -5,12 +5,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "html.h"
 #include "plot.h"
 
@@ -404,31 +404,30 @@ static void write_page(FILE *f, const struct cmp_table *t,
 		PACKAGE_VERSION);
 }
 
+struct page {
+	const struct cmp_table	*t;
+	const struct res_set	*sets;
+	int			nsets;
+	const struct html_opts	*o;
+	bool			plots;
+};
+
+static int write_page_cb(FILE *f, void *ctx, struct idl_err *err)
+{
+	struct page *pg = ctx;
+
+	(void)err;
+	write_page(f, pg->t, pg->sets, pg->nsets, pg->o, pg->plots);
+	return 0;
+}
+
 int html_report_write(const char *path, const struct cmp_table *t,
 		      const struct res_set *sets, int nsets,
 		      const struct html_opts *o, struct idl_err *err)
 {
-	bool plots = !o->no_plots && plot_available(o->gnuplot);
-	char tmp[4096];
-	FILE *f;
+	struct page pg = {
+		t, sets, nsets, o, !o->no_plots && plot_available(o->gnuplot)
+	};
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", tmp,
-				   strerror(errno));
-	write_page(f, t, sets, nsets, o, plots);
-	if (ferror(f) | fclose(f)) {
-		unlink(tmp);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: write failed: %s",
-				   path, strerror(errno));
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
-				   strerror(e));
-	}
-	return 0;
+	return idl_write_atomic(path, write_page_cb, &pg, err);
 }

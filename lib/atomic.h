@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef IDLELAB_ATOMIC_H
+#define IDLELAB_ATOMIC_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+/*
+ * Write @path atomically: @write_fn fills a temporary file next to it,
+ * which is then flushed, synced and renamed over @path, with the usual
+ * umask permissions.  On any failure (@write_fn returning non-zero, a full
+ * disk, an I/O error) the temporary file is removed, @path is untouched and
+ * @err says why; a @write_fn that sets @err itself keeps its message.
+ */
+int idl_write_atomic(const char *path,
+		     int (*write_fn)(FILE *f, void *ctx, struct idl_err *err),
+		     void *ctx, struct idl_err *err);
+
+#endif /* IDLELAB_ATOMIC_H */
