@@ -27,13 +27,6 @@
 #define EXEC_MAX_OUTPUT	(16u << 20)
 
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Fork a child in its own process group; stdout/stderr to @out_fd. */
 static pid_t spawn(char *const argv[], int out_fd)
@@ -81,7 +74,7 @@ static int reap(pid_t pid, bool kill_it)
 int bench_exec(char *const argv[], double timeout_s, char **out,
 	       struct idl_err *err)
 {
-	double end = mono_s() + timeout_s;
+	double end = bench_mono_s() + timeout_s;
 	size_t len = 0, cap = 65536;
 	int fds[2], status;
 	bool killed = false;
@@ -106,7 +99,7 @@ int bench_exec(char *const argv[], double timeout_s, char **out,
 		struct pollfd pfd = { fds[0], POLLIN, 0 };
 		ssize_t n;
 
-		if (bench_stop || mono_s() > end) {
+		if (bench_stop || bench_mono_s() > end) {
 			killed = true;
 			break;
 		}
@@ -185,7 +178,7 @@ static int repeat_tool(const struct bench_args *a, char *const argv[],
 		       struct bench_result *r, struct idl_err *err)
 {
 	struct bench_result acc = { 0 };
-	double end = mono_s() + a->duration_s;
+	double end = bench_mono_s() + a->duration_s;
 	int reps = 0, i;
 
 	do {
@@ -206,7 +199,7 @@ static int repeat_tool(const struct bench_args *a, char *const argv[],
 			for (i = 0; i < acc.n && i < one.n; i++)
 				acc.m[i].value += one.m[i].value;
 		reps++;
-	} while (mono_s() < end && !bench_stop);
+	} while (bench_mono_s() < end && !bench_stop);
 	for (i = 0; i < acc.n && reps; i++) {
 		acc.m[i].value /= reps;
 		bench_add(r, acc.m[i].name, acc.m[i].case_name, acc.m[i].unit,
@@ -312,11 +305,11 @@ int bench_stress_ng(const struct bench_args *a, struct bench_result *r,
 static int wait_port(int port, double timeout_s)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	double end = mono_s() + timeout_s;
+	double end = bench_mono_s() + timeout_s;
 
 	sa.sin_port = htons((uint16_t)port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	while (mono_s() < end && !bench_stop) {
+	while (bench_mono_s() < end && !bench_stop) {
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		int ok = fd >= 0 &&
 			 !connect(fd, (struct sockaddr *)&sa, sizeof(sa));

@@ -145,6 +145,8 @@ void strip_ansi(char *s);
 int bench_exec(char *const argv[], double timeout_s, char **out,
 	       struct idl_err *err);
 bool bench_on_path(const char *binary);
+/* CLOCK_MONOTONIC in seconds */
+double bench_mono_s(void);
 
 /* Adapters for Debian-packaged tools (bench/adapters.c). */
 int bench_hackbench(const struct bench_args *a, struct bench_result *r,

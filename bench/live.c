@@ -51,13 +51,6 @@ struct live_ctx {
 	char			results[4096];
 };
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* xorshift32: small, and the same sequence on every libc. */
 static unsigned int xorshift(unsigned int *s)
@@ -546,7 +539,7 @@ static int snap_all(struct live_ctx *c, struct idle_snapshot *s,
 		    uint64_t *perf, uint64_t *rapl, double *t,
 		    struct idl_err *err)
 {
-	*t = mono_s();
+	*t = bench_mono_s();
 	if (c->perf_ok)
 		perfctr_read(&c->perf, perf);
 	if (c->rapl.nr && rapl_read(&c->rapl, rapl))

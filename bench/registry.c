@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -296,4 +297,12 @@ double hist_percentile(const struct hist *h, double p)
 double hist_mean(const struct hist *h)
 {
 	return h->count ? h->sum / (double)h->count : 0;
+}
+
+double bench_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -21,13 +21,6 @@
 static const char *const vs_name[REPLAY_NVS] = {
 	"same", "too-deep", "too-shallow"
 };
-static const char *const miss_name[3] = { "none", "above", "below" };
-
-static const char *cause_name(int c)
-{
-	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
-		wake_cause_name((enum wake_cause)c);
-}
 
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err)
@@ -128,8 +121,8 @@ static void explain_seg(struct replay_cpu *rc, int gi, unsigned int nsel,
 		in->stopped ? "stopped" : "running", idx,
 		s->table.states[idx].name,
 		in->stopped ? "" : stop ? " stop-tick" : " keep-tick",
-		cause_name(cause), (long long)seg, orc,
-		s->table.states[orc].name, vs_name[vs], miss_name[miss]);
+		replay_cause_name(cause), (long long)seg, orc,
+		s->table.states[orc].name, vs_name[vs], replay_miss_name[miss]);
 }
 
 /* The period's own oracle choice and bin, computed once per period. */
@@ -377,7 +370,7 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 		"sleep %lld%s dtick %lld%s; recorded: parts %u",
 		rc->cpu, (unsigned long long)rc->index,
 		(unsigned long long)p->entry_ns, (long long)dur,
-		cause_name(p->wake_cause < WAKE_CAUSE_COUNT ?
+		replay_cause_name(p->wake_cause < WAKE_CAUSE_COUNT ?
 			   p->wake_cause : 0),
 		(long long)p->sleep_length_ns,
 		p->flags & IP_SLEEP_EXACT ? " (exact)" : " (est)",

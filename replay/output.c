@@ -20,13 +20,6 @@ typedef void (*emit_fn)(void *ctx, const char *metric, const char *key,
 static const char *const vs_key[REPLAY_NVS] = {
 	"same", "too_deep", "too_shallow"
 };
-static const char *const miss_key[3] = { "none", "above", "below" };
-
-static const char *cause_key(int c)
-{
-	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
-		wake_cause_name((enum wake_cause)c);
-}
 
 static double pct(u64 a, u64 b)
 {
@@ -59,7 +52,7 @@ static void visit_latency(const struct replay_trace *tr,
 	int c;
 
 	for (c = 0; c <= REPLAY_NCAUSE; c++) {
-		const char *k = c == REPLAY_NCAUSE ? "all" : cause_key(c);
+		const char *k = c == REPLAY_NCAUSE ? "all" : replay_cause_name(c);
 
 		replay_latency_of(&tr->setup, sc, c, &l);
 		if (!l.n && c != REPLAY_NCAUSE)
@@ -77,7 +70,7 @@ static void visit_latency(const struct replay_trace *tr,
 		for (v = 0; v < REPLAY_NVS; v++) {
 			if (!sc->vs_cause[v][c])
 				continue;
-			snprintf(key, sizeof(key), "%s/%s", cause_key(c),
+			snprintf(key, sizeof(key), "%s/%s", replay_cause_name(c),
 				 vs_key[v]);
 			EI("vs_oracle_by_cause", key, sc->vs_cause[v][c]);
 		}
@@ -146,7 +139,7 @@ static void visit_score(const struct replay_trace *tr,
 	for (i = 0; i < 3; i++)
 		for (v = 0; v < 3; v++) {
 			snprintf(key, sizeof(key), "kernel_%s/replay_%s",
-				 miss_key[i], miss_key[v]);
+				 replay_miss_name[i], replay_miss_name[v]);
 			EI("miss_matrix", key, sc->miss[i][v]);
 		}
 	ED("miss_agreement_pct", NULL, sc->miss_n ?
@@ -166,7 +159,7 @@ static void visit_workload(const struct replay_trace *tr,
 	EI("skipped_periods", NULL, wl->bad);
 	EI("idle_ns", NULL, wl->idle_ns);
 	for (i = 0; i < WAKE_CAUSE_COUNT; i++)
-		EI("wake_cause", cause_key(i), wl->cause[i]);
+		EI("wake_cause", replay_cause_name(i), wl->cause[i]);
 	for (i = 0; i < t->count; i++)
 		EI("idle_histogram", t->states[i].name, wl->hist[i]);
 	EI("sleep_length_exact", NULL, wl->sleep_exact);
@@ -589,8 +582,8 @@ static void text_causes(FILE *f, const struct replay_trace *tr)
 		if (!n)
 			continue;
 		snprintf(label, sizeof(label), "  mean ns, %s wakeups",
-			 cause_key(c));
-		text_row(f, tr, label, "latency_mean_ns", cause_key(c), 1);
+			 replay_cause_name(c));
+		text_row(f, tr, label, "latency_mean_ns", replay_cause_name(c), 1);
 	}
 }
 

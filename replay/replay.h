@@ -27,6 +27,11 @@
 #define REPLAY_MAX_GOV		16
 /* wake causes: the trace's, plus the poll time limit of the simulation */
 #define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
+
+/* Names used in explain lines and results: wake causes (plus the poll
+ * limit) and the kernel rule's miss classes (enum idl_miss order). */
+const char *replay_cause_name(int c);
+extern const char *const replay_miss_name[3];
 #define REPLAY_NCAUSE		(WAKE_CAUSE_COUNT + 1)
 #define REPLAY_DEFAULT_MERGE_GAP_NS	20000
 /* longer recorded periods are damage, not idle time (and would take

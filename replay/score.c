@@ -120,3 +120,11 @@ void replay_latency_of(const struct replay_setup *s,
 		l->max_ns = lat;
 	}
 }
+
+const char *const replay_miss_name[3] = { "none", "above", "below" };
+
+const char *replay_cause_name(int c)
+{
+	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
+		wake_cause_name((enum wake_cause)c);
+}
