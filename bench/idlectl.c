@@ -363,23 +363,25 @@ void idlectl_unlock(int fd)
 
 /* ------------------------------------------------------------ snapshots */
 
-static void state_info(const char *root, unsigned int st,
-		       struct idle_state_info *in)
+/* The states as the table library reads them (cpu 0). */
+static int states_info(const char *root, struct idle_snapshot *s,
+		       struct idl_err *err)
 {
-	char p[4096];
-	uint64_t v;
+	struct cstate_table t;
+	int st;
 
-	memset(in, 0, sizeof(*in));
-	state_path(p, sizeof(p), root, 0, st, "name");
-	if (read_str(p, in->name, sizeof(in->name)))
-		snprintf(in->name, sizeof(in->name), "state%u", st);
-	state_path(p, sizeof(p), root, 0, st, "latency");
-	if (!read_u64(p, &v))
-		in->exit_latency_us = v;
-	state_path(p, sizeof(p), root, 0, st, "residency");
-	if (!read_u64(p, &v))
-		in->target_residency_us = v;
-	in->polling = st == 0 && !strcmp(in->name, "POLL");
+	if (cstate_sysfs_read(root, 0, &t, err))
+		return -1;
+	for (st = 0; st < s->nr_states && st < t.count; st++) {
+		struct idle_state_info *in = &s->info[st];
+
+		copy_str(in->name, sizeof(in->name), t.states[st].name);
+		in->exit_latency_us = (uint64_t)t.states[st].exit_latency_ns / 1000;
+		in->target_residency_us =
+			(uint64_t)t.states[st].target_residency_ns / 1000;
+		in->polling = t.states[st].flags & CSTATE_POLLING;
+	}
+	return 0;
 }
 
 int idlectl_snapshot(const char *root, struct idle_snapshot *s,
@@ -397,8 +399,10 @@ int idlectl_snapshot(const char *root, struct idle_snapshot *s,
 	s->c = calloc((size_t)s->nr_cpus * CSTATE_MAX, sizeof(*s->c));
 	if (!s->c)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-	for (st = 0; st < s->nr_states; st++)
-		state_info(root, (unsigned int)st, &s->info[st]);
+	if (states_info(root, s, err)) {
+		idlectl_snapshot_free(s);
+		return -1;
+	}
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		if (cstate_sysfs_counters(root, (unsigned int)cpu, &cc,
 					  err)) {

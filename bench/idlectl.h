@@ -66,7 +66,7 @@ struct idle_state_info {
 	char		name[CSTATE_NAME_LEN];
 	uint64_t	exit_latency_us;
 	uint64_t	target_residency_us;
-	bool		polling;	/* state 0 named POLL */
+	bool		polling;	/* the table flags it polling */
 };
 
 struct idle_snapshot {
