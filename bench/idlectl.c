@@ -492,3 +492,69 @@ void idlectl_summarize(const struct idle_snapshot *d, double wall_us,
 		sum->residency_pct[st] = 100.0 * (double)st_time[st] /
 					 (double)sum->time_us;
 }
+
+/* ------------------------------------------------------------ session */
+
+int idlectl_disable_states(const char *root, const int *idx, int n,
+			   struct idl_err *err)
+{
+	int cpus = idlectl_nr_cpus(root), cpu, i;
+
+	for (i = 0; i < n; i++)
+		for (cpu = 0; cpu < cpus; cpu++)
+			if (idlectl_set_disable(root, (unsigned int)cpu,
+						(unsigned int)idx[i], 1, err))
+				return -1;
+	return 0;
+}
+
+/* The request lasts while the file stays open (close the fd to end it). */
+int idlectl_hold_latency(long us, struct idl_err *err)
+{
+	int32_t v = (int32_t)us;
+	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "/dev/cpu_dma_latency: %s", strerror(errno));
+	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
+		close(fd);
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "/dev/cpu_dma_latency: %s", strerror(errno));
+	}
+	return fd;
+}
+
+int idlectl_session_open(const char *root, const char *journal,
+			 bool restore_only, int *lock_fd, struct idl_err *err)
+{
+	char lock[4200], what[256];
+	const char *run_dir = idlectl_run_dir();
+
+	if (strcmp(root, CSTATE_SYSFS_ROOT) == 0 && geteuid() != 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "must be run as root (it writes %s/cpuidle/"
+				   "current_governor)", root);
+	if (!idlectl_has_cpuidle(root))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "no cpuidle here: %s/cpuidle/"
+				   "current_governor does not exist "
+				   "(cpuidle.off=1 or no driver)", root);
+	if (mkdir(run_dir, 0755) && errno != EEXIST)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", run_dir,
+				   strerror(errno));
+	snprintf(lock, sizeof(lock), "%s/live.lock", run_dir);
+	*lock_fd = idlectl_lock(lock, err);
+	if (*lock_fd < 0)
+		return -1;
+	if (idlectl_journal_exists(journal)) {
+		if (idlectl_journal_restore(journal, what, sizeof(what), err))
+			return -1;
+		fprintf(stderr, "%s: a previous session was interrupted; "
+			"restored %s from %s\n", idl_progname, what, journal);
+	} else if (restore_only) {
+		fprintf(stderr, "%s: nothing to restore (no %s)\n",
+			idl_progname, journal);
+	}
+	return 0;
+}

@@ -61,6 +61,21 @@ bool idlectl_journal_exists(const char *journal);
 int idlectl_lock(const char *path, struct idl_err *err);
 void idlectl_unlock(int fd);
 
+/* ------------------------------------------------------------ session */
+/* Disable states @idx[0..n) on every CPU (the journal restores them). */
+int idlectl_disable_states(const char *root, const int *idx, int n,
+			   struct idl_err *err);
+/* Hold /dev/cpu_dma_latency at @us: returns the fd to close, or -1. */
+int idlectl_hold_latency(long us, struct idl_err *err);
+/*
+ * Before a live session changes anything: refuse when not root (real
+ * sysfs) or without cpuidle, take the session lock (*lock_fd), and
+ * restore from a journal an interrupted session left behind (said on
+ * stderr).
+ */
+int idlectl_session_open(const char *root, const char *journal,
+			 bool restore_only, int *lock_fd, struct idl_err *err);
+
 /* ------------------------------------------------- counter snapshots */
 struct idle_state_info {
 	char		name[CSTATE_NAME_LEN];

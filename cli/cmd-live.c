@@ -295,35 +295,7 @@ static int parse_disable(struct cli *c, struct idl_err *err)
 	return 0;
 }
 
-static int apply_disable(struct cli *c, struct idl_err *err)
-{
-	int cpus = idlectl_nr_cpus(c->o.root), cpu, i;
 
-	for (i = 0; i < c->nr_disable; i++)
-		for (cpu = 0; cpu < cpus; cpu++)
-			if (idlectl_set_disable(c->o.root, (unsigned int)cpu,
-						(unsigned int)c->disable_idx[i],
-						1, err))
-				return -1;
-	return 0;
-}
-
-/* Hold /dev/cpu_dma_latency at @us; the request ends when fd closes. */
-static int latency_limit(long us, struct idl_err *err)
-{
-	int32_t v = (int32_t)us;
-	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "/dev/cpu_dma_latency: %s", strerror(errno));
-	if (write(fd, &v, sizeof(v)) != sizeof(v)) {
-		close(fd);
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "/dev/cpu_dma_latency: %s", strerror(errno));
-	}
-	return fd;
-}
 
 static void install_signals(void)
 {
@@ -338,40 +310,6 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Check the host, take the lock, recover a journal left behind. */
-static int prepare(struct cli *c, const char *journal, int *lock_fd,
-		   struct idl_err *err)
-{
-	char lock[4200], what[256];
-	const char *run_dir = idlectl_run_dir();
-
-	if (strcmp(c->o.root, CSTATE_SYSFS_ROOT) == 0 && geteuid() != 0)
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "must be run as root (it writes %s/cpuidle/"
-				   "current_governor)", c->o.root);
-	if (!idlectl_has_cpuidle(c->o.root))
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "no cpuidle here: %s/cpuidle/"
-				   "current_governor does not exist "
-				   "(cpuidle.off=1 or no driver)", c->o.root);
-	if (mkdir(run_dir, 0755) && errno != EEXIST)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", run_dir,
-				   strerror(errno));
-	snprintf(lock, sizeof(lock), "%s/live.lock", run_dir);
-	*lock_fd = idlectl_lock(lock, err);
-	if (*lock_fd < 0)
-		return -1;
-	if (idlectl_journal_exists(journal)) {
-		if (idlectl_journal_restore(journal, what, sizeof(what), err))
-			return -1;
-		fprintf(stderr, "%s: a previous session was interrupted; "
-			"restored %s from %s\n", idl_progname, what, journal);
-	} else if (c->restore_only) {
-		fprintf(stderr, "%s: nothing to restore (no %s)\n",
-			idl_progname, journal);
-	}
-	return 0;
-}
 
 static void default_outdir(struct cli *c)
 {
@@ -390,10 +328,11 @@ static int session(struct cli *c, struct idl_err *err)
 {
 	int fd = -1, rc;
 
-	if (apply_disable(c, err))
+	if (idlectl_disable_states(c->o.root, c->disable_idx, c->nr_disable,
+				    err))
 		return -1;
 	if (c->o.latency_limit_us >= 0) {
-		fd = latency_limit(c->o.latency_limit_us, err);
+		fd = idlectl_hold_latency(c->o.latency_limit_us, err);
 		if (fd < 0)
 			return -1;
 	}
@@ -441,7 +380,8 @@ int cmd_live(int argc, char **argv)
 	snprintf(journal, sizeof(journal), "%s/live.journal",
 		 idlectl_run_dir());
 	install_signals();
-	if (prepare(c, journal, &lock_fd, &err))
+	if (idlectl_session_open(c->o.root, journal, c->restore_only, &lock_fd,
+				 &err))
 		goto fail;
 	if (c->restore_only) {
 		idlectl_unlock(lock_fd);
