@@ -14,6 +14,8 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include <idlelab/governor.h>
+
 #include "cli.h"
 #include "cstate.h"
 #include "error.h"
@@ -27,13 +29,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: idlelab import IN -o OUT [--machine NAME | --states FILE] [--hz N]\n"
-"                      [--format auto|ftrace|report|dat] [--instance NAME]\n\n"
+"                      [--governor SPEC] [--format auto|ftrace|report|dat]\n"
+"                      [--instance NAME]\n\n"
 "Turn a kernel trace with power:cpu_idle events (and timer, irq, ipi and\n"
 "sched events when present) into an idlelab trace of idle periods.\n\n"
 "  -o, --output OUT     trace file to write\n"
 "  -m, --machine NAME   C-state table: a built-in machine\n"
 "  -s, --states FILE    C-state table: a table file\n"
 "      --hz N           the kernel's HZ (default: estimated from events)\n"
+"  -g, --governor SPEC  the governor live at capture, NAME[:param=value,...]\n"
+"                       with its tunables (others: the kernel's defaults);\n"
+"                       replay then measures agreement with the kernel\n"
 "  -f, --format F       input format (default auto)\n"
 "  -i, --instance NAME  trace-cmd buffer to read (default: the one with\n"
 "                       most cpu_idle events; \"\" is the top buffer)\n"
@@ -79,6 +85,8 @@ static int parse_format(const char *s, enum import_format *f)
 
 struct import_args {
 	const char	*in, *out, *machine, *states, *instance;
+	struct idl_governor gov;
+	bool		have_gov;
 	uint32_t	hz;
 	enum import_format fmt;
 	bool		quiet;
@@ -93,23 +101,34 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "hz", required_argument, NULL, 'z' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "instance", required_argument, NULL, 'i' },
+		{ "governor", required_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
+	char *end, msg[512];
 	long v;
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:m:s:f:i:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:m:s:f:i:g:qh", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'o': a->out = optarg; break;
 		case 'm': a->machine = optarg; break;
 		case 's': a->states = optarg; break;
 		case 'i': a->instance = optarg; break;
 		case 'q': a->quiet = true; break;
+		case 'g':
+			if (idl_governor_parse(&a->gov, optarg, msg,
+					       sizeof(msg)))
+				idl_die(2, "--governor: %s", msg);
+			if (a->gov.ops->needs_hindsight)
+				idl_die(2, "--governor: %s is not a kernel "
+					"governor", a->gov.ops->name);
+			a->have_gov = true;
+			break;
 		case 'z':
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 10000)
@@ -169,6 +188,14 @@ static void summary(const struct import_args *a, const struct model *m,
 		fprintf(stderr, " %s %llu", wake_cause_name(i),
 			(unsigned long long)st->wake[i]);
 	fputc('\n', stderr);
+	if (st->hold_bounded || st->hold_lowered || st->stale_timers)
+		fprintf(stderr, "timers armed before the capture: bounded %llu "
+			"sleep lengths with no known timer (%llu stay unknown) "
+			"and shortened %llu; overdue timers dropped: %llu\n",
+			(unsigned long long)st->hold_bounded,
+			(unsigned long long)st->hold_unbounded,
+			(unsigned long long)st->hold_lowered,
+			(unsigned long long)st->stale_timers);
 	if (st->disordered)
 		fprintf(stderr, "periods dropped as out of time order: %llu\n",
 			(unsigned long long)st->disordered);
@@ -194,6 +221,12 @@ static void fill_meta(struct trace_meta *meta, const struct import_args *a,
 	snprintf(meta->kernel, sizeof(meta->kernel), "%s", sc->kernel);
 	meta->hz = a->hz ? a->hz : sc->hz;
 	meta->nr_cpus = sc->nr_cpus;
+	if (a->have_gov) {
+		snprintf(meta->governor, sizeof(meta->governor), "%s",
+			 a->gov.ops->name);
+		idl_governor_params(&a->gov, meta->governor_params,
+				    sizeof(meta->governor_params));
+	}
 }
 
 /*

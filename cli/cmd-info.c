@@ -55,8 +55,62 @@ static void print_table(const struct cstate_table *t)
 	}
 }
 
+static void print_check_row(const struct trace_meta *m,
+			    const struct trace_counter_check *c)
+{
+	const char *name = (int)c->state < m->table.count ?
+			   m->table.states[c->state].name : "?";
+
+	printf("  %4u %-14s %9" PRIu64 " %9" PRIu64 " %10.1f %10.1f %6"
+	       PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 "%s\n", c->cpu,
+	       name, c->trace[TC_USAGE], c->kernel[TC_USAGE],
+	       (double)c->trace[TC_TIME_US] / 1e3,
+	       (double)c->kernel[TC_TIME_US] / 1e3, c->trace[TC_ABOVE],
+	       c->kernel[TC_ABOVE], c->trace[TC_BELOW], c->kernel[TC_BELOW],
+	       c->flagged ? "  !" : "");
+}
+
+/* What each flagged row means, as warnings on stderr. */
+static void warn_check(const struct trace_meta *m,
+		       const struct trace_counter_check *c)
+{
+	const char *name = (int)c->state < m->table.count ?
+			   m->table.states[c->state].name : "?";
+
+	if (c->entries_off || c->time_off)
+		idl_warn("CPU %u state %s: the trace has %" PRIu64 " entries "
+			 "(%.1f ms), the kernel counted %" PRIu64 " (%.1f ms): "
+			 "events were lost or never reached the trace buffer",
+			 c->cpu, name, c->trace[TC_USAGE],
+			 (double)c->trace[TC_TIME_US] / 1e3,
+			 c->kernel[TC_USAGE],
+			 (double)c->kernel[TC_TIME_US] / 1e3);
+	if (c->miss_off)
+		idl_warn("CPU %u state %s: cpu_idle_miss gave %" PRIu64
+			 " above / %" PRIu64 " below, the kernel counted %"
+			 PRIu64 " / %" PRIu64, c->cpu, name, c->trace[TC_ABOVE],
+			 c->trace[TC_BELOW], c->kernel[TC_ABOVE],
+			 c->kernel[TC_BELOW]);
+}
+
+static void print_checks(const struct trace_meta *m,
+			 const struct trace_counter_check *c, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	printf("\nKernel counters (sysfs, over the recording) and the trace:\n"
+	       "  %4s %-14s %9s %9s %10s %10s %6s %6s %6s %6s\n", "cpu",
+	       "state", "entries", "kernel", "idle_ms", "kernel", "above",
+	       "kernel", "below", "kernel");
+	for (i = 0; i < n; i++)
+		print_check_row(m, &c[i]);
+}
+
 static void print_text(const char *file, const struct trace_meta *m,
-		       const struct trace_stats *s, const char *damage)
+		       const struct trace_stats *s, const char *damage,
+		       const struct trace_counter_check *chk, size_t nchk)
 {
 	uint64_t n = s->periods;
 	int i;
@@ -66,6 +120,10 @@ static void print_text(const char *file, const struct trace_meta *m,
 	printf("kernel:        %s\n", m->kernel[0] ? m->kernel : "-");
 	printf("driver:        %s\n", m->driver[0] ? m->driver : "-");
 	printf("governor:      %s\n", m->governor[0] ? m->governor : "-");
+	if (m->governor_params[0])
+		printf("tunables:      %s\n", m->governor_params);
+	if (m->module_params[0])
+		printf("module params: %s\n", m->module_params);
 	printf("clock:         %s\n", m->clock[0] ? m->clock : "-");
 	printf("source:        %s\n", m->source[0] ? m->source : "-");
 	printf("tool:          %s\n", m->tool[0] ? m->tool : "-");
@@ -122,6 +180,7 @@ static void print_text(const char *file, const struct trace_meta *m,
 	printf("Kernel misses: %" PRIu64 " above (%.2f%%), %" PRIu64
 	       " below (%.2f%%)\n", s->miss_above, pct(s->miss_above, n),
 	       s->miss_below, pct(s->miss_below, n));
+	print_checks(m, chk, nchk);
 	if (damage)
 		printf("\nwarning: damaged trace: %s\n", damage);
 }
@@ -141,6 +200,9 @@ static json_t *json_meta(const struct trace_meta *m)
 	json_object_set_new(o, "kernel", json_string(m->kernel));
 	json_object_set_new(o, "driver", json_string(m->driver));
 	json_object_set_new(o, "governor", json_string(m->governor));
+	json_object_set_new(o, "governor_params",
+			    json_string(m->governor_params));
+	json_object_set_new(o, "module_params", json_string(m->module_params));
 	json_object_set_new(o, "clock", json_string(m->clock));
 	json_object_set_new(o, "source", json_string(m->source));
 	json_object_set_new(o, "tool", json_string(m->tool));
@@ -211,9 +273,36 @@ static json_t *json_counts(const struct trace_stats *s)
 	return o;
 }
 
+static json_t *json_checks(const struct trace_counter_check *c, size_t n)
+{
+	static const char *const names[TC_NR] = {
+		"usage", "time_us", "above", "below", "rejected"
+	};
+	json_t *a = json_array(), *t, *k;
+	size_t i;
+	int j;
+
+	for (i = 0; i < n; i++) {
+		t = json_object();
+		k = json_object();
+		for (j = 0; j < TC_NR; j++) {
+			if (j != TC_REJECTED)
+				json_object_set_new(t, names[j], json_integer(
+					(json_int_t)c[i].trace[j]));
+			json_object_set_new(k, names[j], json_integer(
+				(json_int_t)c[i].kernel[j]));
+		}
+		json_array_append_new(a, json_pack("{s:i, s:i, s:o, s:o, s:b}",
+			"cpu", (int)c[i].cpu, "state", (int)c[i].state,
+			"trace", t, "kernel", k, "flagged", c[i].flagged));
+	}
+	return a;
+}
+
 static void print_json(const char *file, const struct trace_meta *m,
 		       const struct trace_stats *s,
-		       const struct trace_reader *r)
+		       const struct trace_reader *r,
+		       const struct trace_counter_check *chk, size_t nchk)
 {
 	json_t *o = json_object(), *c = json_counts(s);
 	struct trace_damage d;
@@ -236,6 +325,8 @@ static void print_json(const char *file, const struct trace_meta *m,
 	json_object_set_new(c, "miss_below",
 			    json_integer((json_int_t)s->miss_below));
 	json_object_set_new(o, "stats", c);
+	json_object_set_new(o, "counters", nchk ? json_checks(chk, nchk) :
+			    json_null());
 	json_object_set_new(o, "damage", !d.damaged ? json_null() :
 		json_pack("{s:s, s:I, s:I, s:I, s:I}",
 			  "message", trace_reader_damage(r),
@@ -270,6 +361,9 @@ int cmd_info(int argc, char **argv)
 	struct trace_stats *s;
 	struct trace_reader *r;
 	struct idl_err err;
+	const struct trace_counter *ctr;
+	struct trace_counter_check *chk;
+	size_t nchk, i;
 	const char *damage;
 	bool json = false;
 	int c;
@@ -307,12 +401,24 @@ int cmd_info(int argc, char **argv)
 		return err.status;
 	}
 	damage = trace_reader_damage(r);
-	if (json)
-		print_json(argv[optind], trace_reader_meta(r), s, r);
+	ctr = trace_reader_counters(r, &nchk);
+	chk = nchk ? calloc(nchk, sizeof(*chk)) : NULL;
+	if (chk)
+		trace_counters_check(ctr, nchk, s, chk);
 	else
-		print_text(argv[optind], trace_reader_meta(r), s, damage);
+		nchk = 0;
+	if (json)
+		print_json(argv[optind], trace_reader_meta(r), s, r, chk,
+			   nchk);
+	else
+		print_text(argv[optind], trace_reader_meta(r), s, damage, chk,
+			   nchk);
+	for (i = 0; i < nchk; i++)
+		if (chk[i].flagged)
+			warn_check(trace_reader_meta(r), &chk[i]);
 	if (damage)
 		idl_warn("%s", damage);
+	free(chk);
 	free(s);
 	trace_reader_close(r);
 	return IDL_EXIT_OK;

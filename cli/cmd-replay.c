@@ -40,6 +40,9 @@ static void usage(FILE *f)
 "  -j, --jobs N           threads over CPUs and traces (results do not depend on N)\n"
 "      --format FMT       text (default), csv or json\n"
 "      --per-cpu          csv/json: add per-CPU results\n"
+"      --disagreements N  list the first N recorded entries where the live\n"
+"                         governor's column chose differently from the kernel,\n"
+"                         with every input it saw\n"
 "      --explain CPU[:FROM-TO]\n"
 "                         per-decision lines for CPU; FROM-TO are idle period\n"
 "                         numbers, or times since trace start with a unit\n"
@@ -179,7 +182,8 @@ static int parse_governors(const char *list, struct replay_opts *o,
 				idl_warn("governor %s is not built; skipped",
 					 spec);
 			} else {
-				o->ngov++;
+				o->gov_has_params[o->ngov++] =
+					strchr(spec, ':') != NULL;
 				n++;
 			}
 		}
@@ -193,6 +197,7 @@ static int parse_governors(const char *list, struct replay_opts *o,
 enum {
 	OPT_MACHINE = 256, OPT_STATES, OPT_DISABLE, OPT_LATENCY, OPT_HZ,
 	OPT_FORMAT, OPT_EXPLAIN, OPT_PER_CPU, OPT_MERGE_GAP, OPT_SYNTH,
+	OPT_DISAGREE,
 };
 
 static const struct option long_opts[] = {
@@ -207,6 +212,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "disagreements", required_argument, NULL, OPT_DISAGREE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "synthetic", required_argument, NULL, OPT_SYNTH },
 	{ "help", no_argument, NULL, 'h' },
@@ -301,6 +307,11 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_EXPLAIN:
 		return parse_explain(arg, o);
+	case OPT_DISAGREE:
+		if (parse_ll("--disagreements", arg, 1, &v))
+			return -1;
+		o->disagreements = (u64)v;
+		return 0;
 	case 'o':
 		c->output = arg;
 		return 0;
@@ -367,6 +378,45 @@ static void dump_explain(const struct cli *c, const struct replay_run *run)
 	fflush(out);
 }
 
+/* Per trace, the reports of its CPUs in CPU order, the first N in all. */
+static void dump_disagreements(const struct cli *c,
+			       const struct replay_run *run)
+{
+	FILE *out = c->fmt != REPLAY_TEXT && !c->output ? stderr : stdout;
+	char line[4096];
+	u64 n;
+	int t;
+	unsigned int u;
+
+	for (t = 0; t < run->ntrace && c->o.disagreements; t++) {
+		const struct replay_trace *tr = &run->tr[t];
+
+		if (!tr->disagree) {
+			fprintf(out, "# disagreements %s: no column is the "
+				"governor live at capture (%s)\n", tr->path,
+				tr->meta.governor[0] ? tr->meta.governor :
+				"unknown");
+			continue;
+		}
+		fprintf(out, "# disagreements %s\n", tr->path);
+		n = 0;
+		for (u = 0; u < tr->ncpu; u++) {
+			rewind(tr->disagree[u]);
+			while (fgets(line, sizeof(line), tr->disagree[u])) {
+				if (!strncmp(line, "disagreement ", 13) &&
+				    n++ == c->o.disagreements)
+					break;
+				if (n > c->o.disagreements)
+					break;
+				fputs(line, out);
+			}
+		}
+		if (!n)
+			fputs("none\n", out);
+	}
+	fflush(out);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct cli c;
@@ -424,6 +474,7 @@ int cmd_replay(int argc, char **argv)
 		return err.status ? err.status : IDL_EXIT_FAILURE;
 	}
 	dump_explain(&c, &run);
+	dump_disagreements(&c, &run);
 	for (opt = 0; opt < run.ntrace; opt++)
 		if (run.tr[opt].damage[0])
 			idl_warn("%s", run.tr[opt].damage); /* names the file */

@@ -70,30 +70,38 @@ static bool deeper_fits(const struct cpuidle_driver *drv,
 	return false;
 }
 
+enum idl_miss idl_core_classify(const struct cpuidle_driver *drv,
+				const struct cpuidle_device *dev, int entered,
+				s64 residency_ns)
+{
+	s64 delay = drv->states[entered].exit_latency_ns;
+
+	if (residency_ns < drv->states[entered].target_residency_ns) {
+		if (shallower_enabled(dev, entered))
+			return IDL_MISS_ABOVE;
+	} else if (residency_ns > delay) {
+		if (deeper_fits(drv, dev, entered, residency_ns, delay))
+			return IDL_MISS_BELOW;
+	}
+	return IDL_MISS_NONE;
+}
+
 enum idl_miss idl_core_account(struct cpuidle_driver *drv,
 			       struct cpuidle_device *dev, int entered,
 			       s64 residency_ns)
 {
 	struct cpuidle_state_usage *u = &dev->states_usage[entered];
-	s64 delay = drv->states[entered].exit_latency_ns;
+	enum idl_miss miss = idl_core_classify(drv, dev, entered, residency_ns);
 
 	/* The raw residency: the exit latency is left to the governors. */
 	dev->last_residency_ns = (u64)residency_ns;
 	u->time_ns += (u64)residency_ns;
 	u->usage++;
-
-	if (residency_ns < drv->states[entered].target_residency_ns) {
-		if (shallower_enabled(dev, entered)) {
-			u->above++;
-			return IDL_MISS_ABOVE;
-		}
-	} else if (residency_ns > delay) {
-		if (deeper_fits(drv, dev, entered, residency_ns, delay)) {
-			u->below++;
-			return IDL_MISS_BELOW;
-		}
-	}
-	return IDL_MISS_NONE;
+	if (miss == IDL_MISS_ABOVE)
+		u->above++;
+	else if (miss == IDL_MISS_BELOW)
+		u->below++;
+	return miss;
 }
 
 void idl_core_reject(struct cpuidle_device *dev, int index, bool rejected)

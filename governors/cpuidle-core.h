@@ -35,6 +35,11 @@ enum idl_miss idl_core_account(struct cpuidle_driver *drv,
 			       struct cpuidle_device *dev, int entered,
 			       s64 residency_ns);
 
+/* The same classification, without touching @dev. */
+enum idl_miss idl_core_classify(const struct cpuidle_driver *drv,
+				const struct cpuidle_device *dev, int entered,
+				s64 residency_ns);
+
 /* The selection was not entered (-EBUSY / rejected). */
 void idl_core_reject(struct cpuidle_device *dev, int index, bool rejected);
 

@@ -234,6 +234,20 @@ int idl_governor_parse(struct idl_governor *gov, const char *spec,
 	return make_spec(gov, err, errlen);
 }
 
+void idl_governor_params(const struct idl_governor *gov, char *buf,
+			 size_t len)
+{
+	const struct idl_governor_ops *ops = gov->ops;
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nr_params(ops) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld",
+				      i ? "," : "", ops->params[i].name,
+				      gov->param[i]);
+}
+
 int idl_governor_attach(struct cpuidle_device *dev,
 			const struct idl_governor *gov,
 			struct cpuidle_driver *drv)

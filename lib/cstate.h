@@ -109,6 +109,18 @@ int cstate_sysfs_governors(const char *sysfs_root, char *current,
 			   size_t current_len, char *available,
 			   size_t available_len, struct idl_err *err);
 
+/*
+ * Kernel module parameters (/sys/module/MODULE/parameters; @root NULL is
+ * SYSFS_MODULE_ROOT).  sysfs_module_param() reads one value;
+ * sysfs_module_params() appends "MODULE.param=value" for each readable
+ * parameter, space-separated, to the string in @buf (whole entries only).
+ */
+#define SYSFS_MODULE_ROOT	"/sys/module"
+int sysfs_module_param(const char *root, const char *module,
+		       const char *param, char *buf, size_t len);
+int sysfs_module_params(const char *root, const char *module, char *buf,
+			size_t len);
+
 /* State flags as text: "polling,timer_stop" ("none" when 0); the parser
  * takes the same words and returns -1 on an unknown one. */
 int cstate_flags_format(unsigned int flags, char *buf, size_t len);

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <cpuidle.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -317,5 +318,55 @@ int cstate_sysfs_governors(const char *sysfs_root, char *current,
 	snprintf(path, sizeof(path), "%s/cpuidle/available_governors", root);
 	if (read_str(path, available, available_len))
 		snprintf(available, available_len, "%s", current);
+	return 0;
+}
+
+int sysfs_module_param(const char *root, const char *module,
+		       const char *param, char *buf, size_t len)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s/parameters/%s",
+		 root ? root : SYSFS_MODULE_ROOT, module, param);
+	return read_str(path, buf, len);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sysfs_module_params(const char *root, const char *module, char *buf,
+			size_t len)
+{
+	char path[4096], val[128], *names[64];
+	struct dirent *de;
+	size_t n = strlen(buf), k, nn = 0;
+	DIR *d;
+	int w;
+
+	snprintf(path, sizeof(path), "%s/%s/parameters",
+		 root ? root : SYSFS_MODULE_ROOT, module);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && nn < sizeof(names) / sizeof(names[0]))
+		if (de->d_name[0] != '.' && (names[nn] = strdup(de->d_name)))
+			nn++;
+	closedir(d);
+	qsort(names, nn, sizeof(names[0]), by_name);
+	for (k = 0; k < nn; k++) {
+		/* write-only or unreadable parameters are left out */
+		if (!sysfs_module_param(root, module, names[k], val,
+					sizeof(val)) && !strpbrk(val, " \t")) {
+			w = snprintf(buf + n, len - n, "%s%s.%s=%s",
+				     n ? " " : "", module, names[k], val);
+			if (w > 0 && (size_t)w < len - n)
+				n += (size_t)w;
+			else
+				buf[n] = '\0';	/* keep whole entries only */
+		}
+		free(names[k]);
+	}
 	return 0;
 }

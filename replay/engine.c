@@ -56,6 +56,10 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		}
 		rc->g[gi].attached = true;
 	}
+	if (replay_follow_init(rc, err)) {
+		replay_cpu_finish(rc);
+		return -1;
+	}
 	return 0;
 }
 
@@ -164,12 +168,6 @@ static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
 	*vs_out = vs;
 }
 
-static int miss_of_flags(uint8_t flags)
-{
-	return flags & IP_MISS_ABOVE ? IDL_MISS_ABOVE :
-	       flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
-}
-
 static s64 sdiff(s64 a, s64 b)
 {
 	return a > b ? a - b : b - a;
@@ -190,11 +188,6 @@ static s64 tolerance(const struct replay_cpu *rc, int why)
 		rc->setup->merge_gap_ns;
 }
 
-static int part_end_kind(const struct replay_cpu *rc, unsigned int k)
-{
-	return k + 1 < rc->parts ? rc->part[k + 1].kind : BY_WORKLOAD;
-}
-
 /*
  * A select at @e that the kernel also made: the next recorded part that
  * began the same way (@why) near @e.  Returns its index (advancing *@k
@@ -211,27 +204,6 @@ static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
 	    sdiff(rc->part[*k].off, e) <= tol)
 		return (int)(*k)++;
 	return -1;
-}
-
-/* A select aligned with recorded part @k: agreement with the kernel. */
-static void score_agreement(struct replay_cpu *rc, struct replay_score *sc,
-			    int k, int idx, s64 seg_end, int end_why,
-			    enum idl_miss miss)
-{
-	const struct replay_part *pt = &rc->part[k];
-
-	if (!rc->setup->own_table || pt->state < 0 ||
-	    pt->state >= rc->setup->table.count)
-		return;
-	sc->agree_aligned++;
-	if (idx == pt->state)
-		sc->agree_same++;
-	/* miss classes are comparable when both entries end the same way */
-	if (part_end_kind(rc, (unsigned int)k) != end_why ||
-	    sdiff(seg_end, pt->end) > tolerance(rc, end_why))
-		return;
-	sc->miss_n++;
-	sc->miss[miss_of_flags(pt->flags)][miss]++;
 }
 
 static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
@@ -325,9 +297,6 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			sc->tick_exact++;
 		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
 		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
-		if (k >= 0)
-			score_agreement(rc, sc, k, idx, elapsed + seg, why,
-					miss);
 		if (__builtin_expect(explain, 0))
 			explain_seg(rc, gi, nsel, &in, idx, stop, seg, cause,
 				    orc, vs, miss);
@@ -423,10 +392,6 @@ static void process(struct replay_cpu *rc)
 			wl->kernel_above++;
 		if (rc->part[k].flags & IP_MISS_BELOW)
 			wl->kernel_below++;
-		if (!s->own_table || rc->part[k].state >= s->table.count)
-			continue;
-		for (gi = 0; gi < s->ngov; gi++)
-			rc->g[gi].sc.agree_n++;
 	}
 	if (__builtin_expect(pc.explain, 0))
 		explain_period(rc, pc.dur, pc.tick0);
@@ -472,6 +437,7 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 		rc->wl.bad++;
 		return;
 	}
+	replay_follow_feed(rc, p);
 	if (rc->have) {
 		if (mergeable(rc, p)) {
 			add_part(rc, p);
@@ -501,6 +467,7 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 	if (rc->have)
 		process(rc);
+	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {
 		if (!rc->g[gi].attached)

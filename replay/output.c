@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "events.h"
 #include "run.h"
 
 typedef void (*emit_fn)(void *ctx, const char *metric, const char *key,
@@ -131,11 +132,14 @@ static void visit_score(const struct replay_trace *tr,
 	EI("tick_stops_short", NULL, sc->short_tick_stops);
 	EI("tick_stops_denied", NULL, sc->stop_denied);
 	EI("agreement_entries", NULL, sc->agree_n);
-	EI("agreement_aligned", NULL, sc->agree_aligned);
 	EI("agreement_same", NULL, sc->agree_same);
 	ED("agreement_pct", NULL, sc->agree_n ?
 	   pct(sc->agree_same, sc->agree_n) : NAN);
-	EI("miss_aligned", NULL, sc->miss_n);
+	EI("agreement_tick_stops", NULL, sc->agree_tick_n);
+	EI("agreement_tick_same", NULL, sc->agree_tick_same);
+	ED("agreement_tick_pct", NULL, sc->agree_tick_n ?
+	   pct(sc->agree_tick_same, sc->agree_tick_n) : NAN);
+	EI("miss_entries", NULL, sc->miss_n);
 	for (i = 0; i < 3; i++)
 		for (v = 0; v < 3; v++) {
 			snprintf(key, sizeof(key), "kernel_%s/replay_%s",
@@ -279,6 +283,7 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 	const struct replay_setup *s = &tr->setup;
 	json_t *o = json_object(), *govs = json_object(), *wl = json_object();
 	json_t *cpus;
+	char params[IDL_GOV_SPEC_LEN];
 	unsigned int u;
 	int gi;
 
@@ -297,6 +302,8 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 	json_object_set_new(o, "energy_transition_scale",
 			    json_real(tr->energy.kappa));
 	json_object_set_new(o, "live_governor", json_string(tr->meta.governor));
+	json_object_set_new(o, "live_tunables",
+			    json_string(tr->meta.governor_params));
 	if (tr->damage[0])
 		json_object_set_new(o, "damage", json_string(tr->damage));
 	visit_workload(tr, &tr->wl, json_emit, wl);
@@ -306,7 +313,11 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 
 		visit_score(tr, &tr->total[gi], &tr->wl, json_emit, g);
 		json_object_set_new(g, "live_at_capture",
-				    json_boolean(gi == s->live_gov));
+				    json_boolean(s->follows[gi]));
+		json_object_set_new(g, "capture_tunables",
+				    json_boolean(s->capture_tunables[gi]));
+		idl_governor_params(&s->gov[gi], params, sizeof(params));
+		json_object_set_new(g, "tunables", json_string(params));
 		json_object_set_new(govs, s->gov[gi].spec, g);
 	}
 	json_object_set_new(o, "governors", govs);
@@ -471,6 +482,53 @@ static void row_head(FILE *f, const char *label)
 	fprintf(f, "%-30s", label);
 }
 
+/* Inputs that the trace's events could not give exactly. */
+static void text_estimated(FILE *f, const struct replay_setup *s)
+{
+	static const struct { int ev; const char *what; } need[] = {
+		{ EV_SCHED_SWITCH, "idle-loop ends (tick stopped)" },
+		{ EV_TICK_STOP, "tick stops" },
+		{ EV_HRTIMER_START, "hrtimers (sleep length, tick)" },
+		{ EV_TIMER_START, "timer-wheel timers (sleep length)" },
+	};
+	const char *sep = "  estimated for want of events: ";
+	size_t i;
+
+	if (!s->events_seen)
+		return;
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (s->events_seen & (1U << need[i].ev))
+			continue;
+		fprintf(f, "%s%s", sep, need[i].what);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc('\n', f);
+}
+
+/* The governor live at capture: its tunables and who runs with them. */
+static void text_live(FILE *f, const struct replay_trace *tr)
+{
+	const struct replay_setup *s = &tr->setup;
+	const char *sep = "";
+	int gi;
+
+	if (!tr->meta.governor[0])
+		return;
+	fprintf(f, "  live governor %s: tunables %s", tr->meta.governor,
+		tr->meta.governor_params[0] ? tr->meta.governor_params :
+		"not recorded (defaults assumed)");
+	for (gi = 0; gi < s->ngov; gi++) {
+		if (!s->capture_tunables[gi])
+			continue;
+		fprintf(f, "%s%s", *sep ? ", " : "; the capture's tunables in ",
+			s->gov[gi].spec);
+		sep = ",";
+	}
+	fputc('\n', f);
+	text_estimated(f, s);
+}
+
 static void text_header(FILE *f, const struct replay_trace *tr)
 {
 	const struct replay_setup *s = &tr->setup;
@@ -485,6 +543,7 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 		(long long)s->tick_nsec, s->own_hz ? "" : " (what-if grid)",
 		(long long)s->latency_req,
 		tr->meta.governor[0] ? tr->meta.governor : "unknown");
+	text_live(f, tr);
 	fprintf(f, "  %llu recorded periods -> %llu idle periods (%llu skipped), "
 		"%.3f s idle\n", (unsigned long long)wl->recorded,
 		(unsigned long long)wl->merged, (unsigned long long)wl->bad,
@@ -627,10 +686,15 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 	if (tr->setup.own_table && tr->wl.known_state) {
 		fprintf(f, "agreement with the kernel (live: %s)\n",
 			tr->meta.governor[0] ? tr->meta.governor : "unknown");
+		text_row(f, tr, "  recorded entries", "agreement_entries",
+			 NULL, 0);
 		text_row(f, tr, "  same state as recorded %", "agreement_pct",
 			 NULL, 2);
-		text_row(f, tr, "  same miss class %", "miss_agreement_pct",
-			 NULL, 2);
+		text_row(f, tr, "  kernel tick stops also allowed %",
+			 "agreement_tick_pct", NULL, 2);
+		if (tr->setup.miss_recorded)
+			text_row(f, tr, "  same miss class %",
+				 "miss_agreement_pct", NULL, 2);
 	}
 	fputc('\n', f);
 }

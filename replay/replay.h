@@ -60,7 +60,14 @@ struct replay_setup {
 	s64		merge_gap_ns;
 	int		ngov;
 	struct idl_governor gov[REPLAY_MAX_GOV];
-	int		live_gov;	/* index of the capture's governor, -1 */
+	/* columns that are the governor live at capture, with its tunables:
+	 * their agreement with the kernel is measured (follow.c) */
+	bool		follows[REPLAY_MAX_GOV];
+	/* ... whose tunables were taken from the trace */
+	bool		capture_tunables[REPLAY_MAX_GOV];
+	int		nfollow;
+	bool		miss_recorded;	/* the trace has cpu_idle_miss */
+	uint32_t	events_seen;	/* trace_meta.events_seen */
 	/* derived at setup */
 	int		nok;		/* allowed states (enabled, latency) */
 	int		ok[CSTATE_MAX];	/* their indices, shallow to deep */
@@ -89,10 +96,10 @@ struct replay_score {
 	u64	tick_stops;		/* tick stopped (effective) */
 	u64	short_tick_stops;	/* ... for less than one tick */
 	u64	stop_denied;		/* stop allowed, timer within tick */
-	/* agreement with the kernel's recorded decisions */
+	/* agreement with the kernel's recorded decisions (follow.c) */
 	u64	agree_n, agree_same;		/* recorded entries, same state */
-	u64	agree_aligned;		/* ... with a replay select there */
-	u64	miss_n;			/* aligned entries ending together */
+	u64	agree_tick_n, agree_tick_same;	/* ... same tick decision */
+	u64	miss_n;			/* entries with the kernel's class */
 	u64	miss[3][3];			/* kernel class x replay class */
 };
 
@@ -128,6 +135,22 @@ struct replay_gov_cpu {
 	struct replay_score	sc;
 	bool			attached;
 	bool			stopped;	/* tick stopped at the last exit */
+	/* the kernel-driven copy (setup->follows[]) */
+	struct cpuidle_device	kdev;
+	bool			kattached;
+	bool			klast_tick;	/* got_tick of its last entry */
+	int8_t			kstop;		/* its last stop_tick, -1 none */
+};
+
+/* --disagreements N: where one CPU's reports go. */
+struct replay_disagree {
+	FILE		*out;
+	u64		limit, count;
+	u64		base_ns;	/* trace start, for times */
+	FILE		*mem;		/* the current select's explain lines */
+	char		*buf;
+	size_t		len;
+	struct idl_explain ex;
 };
 
 /* One CPU of one trace: the streaming state. */
@@ -152,6 +175,12 @@ struct replay_cpu {
 	struct replay_workload	wl;
 	struct replay_explain	*ex;
 	u64			index;		/* workload period number */
+	/* the kernel-driven copies see each recorded entry one entry late
+	 * (whether a poll ran out needs the next entry's start) */
+	bool			khave;
+	struct idle_period	kpend;
+	u64			kindex;		/* recorded entry number */
+	struct replay_disagree	*dis;
 	struct replay_gov_cpu	g[REPLAY_MAX_GOV];
 };
 
@@ -188,6 +217,14 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err);
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p);
 void replay_cpu_finish(struct replay_cpu *rc);	/* flush + detach */
+
+/* follow.c: agreement with the kernel */
+int replay_follow_init(struct replay_cpu *rc, struct idl_err *err);
+void replay_follow_feed(struct replay_cpu *rc, const struct idle_period *p);
+void replay_follow_finish(struct replay_cpu *rc);
+int replay_disagree_open(struct replay_disagree *d, FILE *out, u64 limit,
+			 u64 base_ns, struct idl_err *err);
+void replay_disagree_close(struct replay_disagree *d);
 
 /* score.c */
 void replay_score_add(struct replay_score *to, const struct replay_score *s);

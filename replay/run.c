@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "replay/paths.h"
 #include "run.h"
 
@@ -65,6 +66,49 @@ static int resolve_disable(const struct cstate_table *t, const char *arg,
 			   t->name);
 }
 
+/*
+ * The columns that are the governor live at capture.  A column naming it
+ * without tunables runs with the capture's tunables (when the trace has
+ * them); one with tunables is the live governor if they are the
+ * capture's, or if the trace does not know them.  Agreement with the
+ * kernel is measured on these columns (follow.c).
+ */
+static int live_columns(struct replay_setup *s, const struct replay_opts *o,
+			const struct trace_meta *m, const char *path,
+			struct idl_err *err)
+{
+	struct idl_governor cap;
+	char spec[IDL_GOV_SPEC_LEN + 64], msg[512];
+	bool known = m->governor_params[0] != '\0';
+	int i;
+
+	if (!m->governor[0])
+		return 0;
+	snprintf(spec, sizeof(spec), "%s%s%s", m->governor, known ? ":" : "",
+		 m->governor_params);
+	if (idl_governor_parse(&cap, spec, msg, sizeof(msg))) {
+		if (!idl_governor_find(m->governor))
+			return 0;	/* a governor idlelab does not have */
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: the tunables of the live governor: %s",
+				   path, msg);
+	}
+	for (i = 0; i < s->ngov; i++) {
+		struct idl_governor *g = &s->gov[i];
+
+		if (strcmp(g->ops->name, m->governor))
+			continue;
+		if (!o->gov_has_params[i] && known) {
+			memcpy(g->param, cap.param, sizeof(g->param));
+			s->capture_tunables[i] = true;
+		}
+		s->follows[i] = !known || !o->gov_has_params[i] ||
+			!memcmp(g->param, cap.param, sizeof(g->param));
+		s->nfollow += s->follows[i];
+	}
+	return 0;
+}
+
 static int setup_trace(struct replay_trace *tr, const struct replay_opts *o,
 		       struct idl_err *err)
 {
@@ -93,13 +137,13 @@ static int setup_trace(struct replay_trace *tr, const struct replay_opts *o,
 			 NO_CONSTRAINT_NS;
 	s->merge_gap_ns = o->merge_gap_ns;
 	s->ngov = o->ngov;
-	s->live_gov = -1;
-	for (i = 0; i < o->ngov; i++) {
+	for (i = 0; i < o->ngov; i++)
 		s->gov[i] = o->gov[i];
-		if (s->live_gov < 0 && !strchr(o->gov[i].spec, ':') &&
-		    !strcmp(o->gov[i].ops->name, m->governor))
-			s->live_gov = i;
-	}
+	if (s->own_table && live_columns(s, o, m, tr->path, err))
+		return -1;
+	s->events_seen = m->events_seen;
+	s->miss_recorded = !m->events_seen ||
+			   (m->events_seen & (1U << EV_CPU_IDLE_MISS));
 	if (replay_setup_init(s, &table, err))
 		return -1;
 	replay_energy_model(&s->table, &tr->energy);
@@ -270,6 +314,7 @@ static int run_unit(struct work *w, size_t unit, struct idl_err *err)
 	struct replay_trace *tr = NULL;
 	struct replay_cpu_result *res;
 	struct replay_explain ex;
+	struct replay_disagree dis;
 	struct replay_cpu *rc;
 	int t, gi, ret;
 
@@ -299,8 +344,19 @@ static int run_unit(struct work *w, size_t unit, struct idl_err *err)
 		idl_explain_init(&ex.gov, ex.out, "      | ");
 		rc->ex = &ex;
 	}
+	memset(&dis, 0, sizeof(dis));
+	if (tr->disagree && replay_disagree_open(&dis, tr->disagree[unit],
+						 w->o->disagreements,
+						 tr->meta.start_ns, err)) {
+		replay_cpu_finish(rc);
+		free(rc);
+		return -1;
+	}
+	if (tr->disagree)
+		rc->dis = &dis;
 	ret = run_source(w, tr, rc, res->cpu, err);
 	replay_cpu_finish(rc);
+	replay_disagree_close(&dis);
 	res->wl = rc->wl;
 	for (gi = 0; gi < tr->setup.ngov; gi++)
 		res->sc[gi] = rc->g[gi].sc;
@@ -366,6 +422,16 @@ static void wait_progress(struct work *w, u64 expected, double t0)
 		fputs("\r\033[K", stderr);
 }
 
+static int tmp_file(FILE **f, struct idl_err *err)
+{
+	*f = tmpfile();
+	if (!*f)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "cannot create a temporary file: %s",
+				   strerror(errno));
+	return 0;
+}
+
 static int alloc_results(struct replay_trace *tr, const struct replay_opts *o,
 			 struct idl_err *err)
 {
@@ -374,18 +440,22 @@ static int alloc_results(struct replay_trace *tr, const struct replay_opts *o,
 	tr->cpus = calloc(tr->ncpu ? tr->ncpu : 1, sizeof(*tr->cpus));
 	if (!tr->cpus)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	if (o->disagreements && tr->setup.nfollow) {
+		tr->disagree = calloc(tr->ncpu ? tr->ncpu : 1,
+				      sizeof(*tr->disagree));
+		if (!tr->disagree)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+		for (u = 0; u < tr->ncpu; u++)
+			if (tmp_file(&tr->disagree[u], err))
+				return -1;
+	}
 	if (o->explain_cpu < 0 || (unsigned int)o->explain_cpu >= tr->ncpu)
 		return 0;
 	tr->explain = calloc(tr->ncpu, sizeof(*tr->explain));
 	if (!tr->explain)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-	u = (unsigned int)o->explain_cpu;
-	tr->explain[u] = tmpfile();
-	if (!tr->explain[u])
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "cannot create a temporary file: %s",
-				   strerror(errno));
-	return 0;
+	return tmp_file(&tr->explain[(unsigned int)o->explain_cpu], err);
 }
 
 static void merge(struct replay_trace *tr)
@@ -398,6 +468,18 @@ static void merge(struct replay_trace *tr)
 		for (gi = 0; gi < tr->setup.ngov; gi++)
 			replay_score_add(&tr->total[gi], &tr->cpus[u].sc[gi]);
 	}
+}
+
+static void close_files(FILE **f, unsigned int n)
+{
+	unsigned int u;
+
+	if (!f)
+		return;
+	for (u = 0; u < n; u++)
+		if (f[u])
+			fclose(f[u]);
+	free(f);
 }
 
 static int run_all(struct replay_run *run, const struct replay_opts *o,
@@ -469,17 +551,12 @@ int replay_run(struct replay_run *run, const struct replay_opts *o,
 void replay_run_free(struct replay_run *run)
 {
 	int t;
-	unsigned int u;
 
 	for (t = 0; t < run->ntrace; t++) {
 		struct replay_trace *tr = &run->tr[t];
 
-		if (tr->explain) {
-			for (u = 0; u < tr->ncpu; u++)
-				if (tr->explain[u])
-					fclose(tr->explain[u]);
-			free(tr->explain);
-		}
+		close_files(tr->explain, tr->ncpu);
+		close_files(tr->disagree, tr->ncpu);
 		free(tr->cpus);
 	}
 	free(run->tr);

@@ -21,12 +21,15 @@ struct replay_opts {
 	s64		merge_gap_ns;
 	int		ngov;
 	struct idl_governor gov[REPLAY_MAX_GOV];
+	bool		gov_has_params[REPLAY_MAX_GOV];	/* NAME:... given */
 	int		jobs;
 	bool		progress;
 	/* --explain CPU[:FROM-TO] */
 	int		explain_cpu;	/* -1: off */
 	bool		explain_by_time;
 	u64		explain_from, explain_to;
+	/* --disagreements N: report the first N per trace */
+	u64		disagreements;
 	/* --synthetic N[:CPUS]: generated periods instead of traces */
 	u64		synth_periods;
 	unsigned int	synth_cpus;
@@ -48,6 +51,7 @@ struct replay_trace {
 	unsigned int		ncpu;		/* units */
 	struct replay_cpu_result *cpus;		/* ncpu entries */
 	FILE			**explain;	/* per unit, or NULL */
+	FILE			**disagree;	/* per unit, or NULL */
 	/* merged in CPU order */
 	struct replay_workload	wl;
 	struct replay_score	total[REPLAY_MAX_GOV];

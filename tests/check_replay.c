@@ -120,7 +120,6 @@ static void setup_skl(struct replay_setup *s)
 	s->latency_req = 2000000000000LL;
 	s->merge_gap_ns = 20 * US;
 	s->own_table = true;
-	s->live_gov = -1;
 	nlog = 0;
 }
 
@@ -543,52 +542,107 @@ START_TEST(test_merge)
 }
 END_TEST
 
+/* Make column @gi the governor live at capture (follow.c). */
+static void follow(struct replay_setup *s, int gi)
+{
+	s->follows[gi] = true;
+	s->nfollow++;
+	s->miss_recorded = true;
+}
+
 /*
- * Agreement over merged parts.  The kernel kept the tick: part A
- * [0, 1 ms] in C1 woken by the tick, part B entered 5 us later (sleep
- * length 1.5 ms from its entry) in C1 until an IRQ at 3 ms.
- *  - "fixed" C1 keeping the tick: selects at 0 (tick at 1 ms: dtick) and
- *    at 1 ms, within the 20 us gap of B's entry: both entries aligned and
- *    the same state; both segments end with the recorded parts (1 ms,
- *    3 ms): 2 miss comparisons.  The second select sees B's own sleep
- *    length from 1 ms: 1.5 ms + 5 us.
- *  - "fixed" C1 stopping the tick: one select, aligned with A only; its
- *    segment ends at 3 ms, not with A: no miss comparison.
- * Both: 2 recorded entries with a state.
+ * Agreement is per recorded entry, on a kernel-driven copy.  The kernel
+ * kept the tick: entry A [10, 11 ms] in C1 woken by the tick, entry B at
+ * 11.005 ms (sleep length 1.5 ms from its entry, next tick 3.995 ms) in
+ * C1E until an IRQ at 13 ms.  The live column is "fixed" C1 keeping the
+ * tick.
+ *  - agreement: 2 entries, 1 the same (B: C1 against the kernel's C1E);
+ *  - the copy selects at A with A's inputs (2 ms, 1 ms) and at B with B's
+ *    own (1.5 ms, 3.995 ms); after A it is told the tick woke the CPU
+ *    (got_tick), after B not;
+ *  - miss classes: the copy's C1 for 1 ms (A) and 1.995 ms (B) is
+ *    "below" (C1E's 20 us would fit), like the kernel's recorded "below"
+ *    for A; B was recorded without a miss: 1 of 2 agree.
+ *  - the free-running column splits the merged period as before (2
+ *    selects) and is not compared.
+ * The copy sees each entry one entry late: its selects are the first
+ * and the last of the four logged.
  */
-START_TEST(test_agreement_parts)
+START_TEST(test_agreement_entries)
 {
 	struct replay_setup s;
 	struct replay_cpu *rc;
 	struct idle_period a = period(10 * MS, MS, 2 * MS, MS, WAKE_TICK);
 	struct idle_period b = period(11 * MS + 5 * US, 2 * MS - 5 * US,
 				      1500 * US, 4 * MS - 5 * US, WAKE_IRQ);
-	const struct replay_score *keep, *stop;
+	const struct replay_score *sc;
 
-	a.state = b.state = 1;
+	a.state = 1;
+	a.flags |= IP_MISS_BELOW;
+	b.state = 2;
 	setup_skl(&s);
 	add_fixed(&s, 1, false);
-	add_fixed(&s, 1, true);
+	follow(&s, 0);
 	init_skl(&s);
 	rc = start(&s);
 	replay_cpu_feed(rc, &a);
 	replay_cpu_feed(rc, &b);
 	replay_cpu_finish(rc);
-	keep = &rc->g[0].sc;
-	stop = &rc->g[1].sc;
+	sc = &rc->g[0].sc;
 	ck_assert_uint_eq(rc->wl.merged, 1);
-	ck_assert_uint_eq(rc->wl.known_state, 2);
-	ck_assert_uint_eq(keep->selects, 2);
-	ck_assert_int_eq(logv[1].sleep, 1505 * US);
-	ck_assert_uint_eq(keep->agree_n, 2);
-	ck_assert_uint_eq(keep->agree_aligned, 2);
-	ck_assert_uint_eq(keep->agree_same, 2);
-	ck_assert_uint_eq(keep->miss_n, 2);
-	ck_assert_uint_eq(stop->selects, 1);
-	ck_assert_uint_eq(stop->agree_n, 2);
-	ck_assert_uint_eq(stop->agree_aligned, 1);
-	ck_assert_uint_eq(stop->agree_same, 1);
-	ck_assert_uint_eq(stop->miss_n, 0);
+	ck_assert_uint_eq(sc->selects, 2);
+	ck_assert_uint_eq(sc->agree_n, 2);
+	ck_assert_uint_eq(sc->agree_same, 1);
+	ck_assert_int_eq(nlog, 4);
+	ck_assert_int_eq(logv[0].sleep, 2 * MS);
+	ck_assert_int_eq(logv[0].dtick, MS);
+	ck_assert(logv[0].got_tick);
+	ck_assert_int_eq(logv[3].sleep, 1500 * US);
+	ck_assert_int_eq(logv[3].dtick, 4 * MS - 5 * US);
+	ck_assert(!logv[3].got_tick);
+	ck_assert_uint_eq(sc->miss_n, 2);
+	ck_assert_uint_eq(sc->miss[2][2], 1);
+	ck_assert_uint_eq(sc->miss[0][2], 1);
+	free(rc);
+}
+END_TEST
+
+/*
+ * A poll that ran out: the copy is told so only when the poll lasted
+ * the limit (20 us on skl: C1E's target residency, the first of at
+ * least 10 us) and the next entry came within the merge gap (20 us).
+ * POLL entries: 300 us followed after 5 us (ran out), 300 us followed
+ * after 200 us (need_resched ended it: a task ran), 15 us followed
+ * after 5 us (too short).  The copy steps one entry late.
+ */
+START_TEST(test_agreement_poll_limit)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period p[4];
+	int i;
+
+	p[0] = period(MS, 300 * US, TRACE_NO_TIMER, 3 * MS, WAKE_UNKNOWN);
+	p[1] = period(MS + 305 * US, 300 * US, TRACE_NO_TIMER, 3 * MS,
+		      WAKE_IPI);
+	p[2] = period(MS + 805 * US, 15 * US, TRACE_NO_TIMER, 3 * MS,
+		      WAKE_IPI);
+	p[3] = period(MS + 825 * US, 50 * US, TRACE_NO_TIMER, 3 * MS,
+		      WAKE_IPI);
+	setup_skl(&s);
+	add_fixed(&s, 0, false);
+	follow(&s, 0);
+	init_skl(&s);
+	rc = start(&s);
+	for (i = 0; i < 4; i++) {
+		p[i].state = 0;
+		replay_cpu_feed(rc, &p[i]);
+		if (i)
+			ck_assert_int_eq(rc->g[0].kdev.poll_time_limit, i == 1);
+	}
+	replay_cpu_finish(rc);
+	ck_assert_uint_eq(rc->g[0].sc.agree_n, 4);
+	ck_assert_uint_eq(rc->g[0].sc.agree_same, 4);
 	free(rc);
 }
 END_TEST
@@ -623,78 +677,108 @@ START_TEST(test_whatif_hz)
 END_TEST
 
 /*
- * Agreement: periods whose recorded states come from idlelab's own menu,
- * driven here by a plain kernel-style loop (select, enter for the whole
- * period, account, reflect) on a table without a polling state, with the
- * next tick always after the period ends, so that no tick or poll limit
- * can split a period.  Replaying menu over them must choose the recorded
- * state every time (100 %) and agree on every miss class.
+ * Agreement on a kernel-style recording: a plain loop that does what the
+ * kernel's idle loop does (select with the recorded inputs, enter, the
+ * core's accounting, reflect) records 2000 entries of a governor on skl
+ * (with its polling state): random idle times and timers, a tick that
+ * is sometimes stopped (IP_TICK_STOPPED) or fires inside a period
+ * (IP_GOT_TICK), polls that run out their limit (the loop then goes on
+ * within 3 us) or end earlier (a task runs for 40 us).  The replay's
+ * copy of the same governor must choose the recorded state at every
+ * entry and agree on every miss class.
  */
-START_TEST(test_agreement_menu)
+static void record_loop(const char *spec, const struct cstate_table *t,
+			struct idle_period *rec, int n)
 {
-	enum { N = 500 };
-	struct cstate_table t;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 	struct idl_governor g;
 	struct idl_env env;
-	struct replay_setup s;
-	struct replay_cpu *rc;
-	static struct idle_period rec[N];
-	struct idl_err ierr;
 	u64 x = 12345, now = MS;
 	char err[256];
 	int i;
 
-	skl_table(&t);
-	memmove(&t.states[0], &t.states[1], 8 * sizeof(t.states[0]));
-	t.count = 8;
-	cstate_table_to_driver(&t, &drv);
+	cstate_table_to_driver(t, &drv);
 	memset(&dev, 0, sizeof(dev));
 	memset(&env, 0, sizeof(env));
 	env.tick_nsec = TICK;
 	env.latency_req = 2000000000000LL;
 	idl_env_set_current(&env);
-	ck_assert(!idl_governor_parse(&g, "menu", err, sizeof(err)));
+	ck_assert_msg(!idl_governor_parse(&g, spec, err, sizeof(err)), "%s", err);
 	ck_assert_int_eq(idl_governor_attach(&dev, &g, &drv), 0);
-	for (i = 0; i < N; i++) {
-		bool stop = true;
-		s64 dur, sleep;
+	for (i = 0; i < n; i++) {
+		bool stop = true, tick;
+		s64 dur, sleep, gap = 40 * US, lim;
 		enum idl_miss miss;
+		int st;
 
 		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-		dur = 5 * US + (s64)(x % (3 * MS));
-		sleep = (x >> 32) % 3 ? dur + (s64)((x >> 20) % (2 * MS)) :
+		dur = 2 * US + (s64)(x % (3 * MS));
+		sleep = (x >> 32) % 5 ? dur + (s64)((x >> 20) % (2 * MS)) :
 			TRACE_NO_TIMER;
+		tick = !((x >> 40) % 7);
 		rec[i] = period(now, dur, sleep, dur + 500 * US > TICK ? TICK :
 				dur + 500 * US, WAKE_IRQ);
+		if (!((x >> 44) % 3))
+			rec[i].flags |= IP_TICK_STOPPED;
 		env.sleep_length = sleep;
 		env.delta_tick = rec[i].delta_tick_ns;
-		env.tick_stopped = false;
+		env.tick_stopped = rec[i].flags & IP_TICK_STOPPED;
 		env.got_tick = false;
-		rec[i].state = (int16_t)g.ops->select(&drv, &dev, &stop);
-		miss = idl_core_account(&drv, &dev, rec[i].state, dur);
-		env.got_tick = false;
-		g.ops->reflect(&dev, rec[i].state);
+		st = g.ops->select(&drv, &dev, &stop);
+		if (drv.states[st].flags & CPUIDLE_FLAG_POLLING) {
+			lim = (s64)idl_core_poll_limit(&drv, &dev);
+			dev.poll_time_limit = dur >= lim;
+			if (dev.poll_time_limit) {
+				dur = lim + 1 * US;
+				gap = 3 * US;
+			}
+			rec[i].exit_ns = rec[i].entry_ns + (u64)dur;
+		}
+		rec[i].state = (int16_t)st;
+		miss = idl_core_account(&drv, &dev, st, dur);
+		if (tick)
+			rec[i].flags |= IP_GOT_TICK;
+		env.got_tick = tick;
+		if (g.ops->reflect)
+			g.ops->reflect(&dev, st);
 		rec[i].flags |= miss == IDL_MISS_ABOVE ? IP_MISS_ABOVE :
 				miss == IDL_MISS_BELOW ? IP_MISS_BELOW : 0;
-		now += (u64)dur + 50 * US;
+		now += (u64)(dur + gap);
 	}
 	idl_governor_detach(&dev, &drv);
+}
 
+START_TEST(test_agreement_kernel_loop)
+{
+	static const char *const specs[] = {
+		"menu", "teo", "ladder", "haltpoll",
+		"haltpoll:guest_halt_poll_ns=100000",
+	};
+	enum { N = 2000 };
+	static struct idle_period rec[N];
+	const struct replay_score *sc;
+	struct cstate_table t;
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idl_err ierr;
+	int i;
+
+	skl_table(&t);
+	record_loop(specs[_i], &t, rec, N);
 	setup_skl(&s);
-	add_gov(&s, "menu");
+	add_gov(&s, specs[_i]);
+	follow(&s, 0);
 	ck_assert_int_eq(replay_setup_init(&s, &t, &ierr), 0);
 	rc = start(&s);
 	for (i = 0; i < N; i++)
 		replay_cpu_feed(rc, &rec[i]);
 	replay_cpu_finish(rc);
-	ck_assert_uint_eq(rc->g[0].sc.agree_n, N);
-	ck_assert_uint_eq(rc->g[0].sc.agree_same, N);
-	ck_assert_uint_eq(rc->g[0].sc.miss_n, N);
-	ck_assert_uint_eq(rc->g[0].sc.miss[0][0] + rc->g[0].sc.miss[1][1] +
-			  rc->g[0].sc.miss[2][2], N);
-	ck_assert_uint_eq(rc->g[0].sc.tick_wakeups, 0);
+	sc = &rc->g[0].sc;
+	ck_assert_uint_eq(sc->agree_n, N);
+	ck_assert_uint_eq(sc->agree_same, N);
+	ck_assert_uint_eq(sc->miss_n, N);
+	ck_assert_uint_eq(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], N);
 	free(rc);
 }
 END_TEST
@@ -786,8 +870,9 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_whatif_hz);
-	tcase_add_test(tc, test_agreement_parts);
-	tcase_add_test(tc, test_agreement_menu);
+	tcase_add_test(tc, test_agreement_entries);
+	tcase_add_test(tc, test_agreement_poll_limit);
+	tcase_add_loop_test(tc, test_agreement_kernel_loop, 0, 5);
 	tcase_add_test(tc, test_energy_models);
 	tcase_add_test(tc, test_latency_percentiles);
 	suite_add_tcase(s, tc);

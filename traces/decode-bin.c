@@ -166,6 +166,13 @@ static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,
 	}
 }
 
+static uint8_t bin_ctx(int kflags)
+{
+	return (uint8_t)(EV_CTX_KNOWN |
+		(kflags & EV_KFLAG_NEED_RESCHED ? EV_CTX_RESCHED : 0) |
+		(kflags & EV_KFLAG_HARDIRQ ? EV_CTX_HARDIRQ : 0));
+}
+
 int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	       import_sink sink, void *ctx, struct idl_err *err)
 {
@@ -198,6 +205,7 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 		return 0;
 	e.type = f->type;
 	e.ts = r->ts;
+	e.ctx = bin_ctx(tep_data_flags(d->tep, (struct tep_record *)r));
 	switch (f->type) {
 	case EV_CPU_IDLE:
 		e.idle.state = (uint32_t)num(f->f[0], r);

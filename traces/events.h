@@ -45,11 +45,25 @@ bool ev_is_tick_function(const char *name);
 /* 32-bit FNV-1a of a function name: the wake_detail of timer wakeups. */
 uint32_t ev_name_hash(const char *name);
 
+/*
+ * struct raw_event.ctx: the context the event was traced in, from the
+ * common flags (ftrace's irq-info column "dNh1.", common_flags of binary
+ * records) when the input has them.
+ */
+#define EV_CTX_KNOWN		0x01	/* the flags below are valid */
+#define EV_CTX_RESCHED		0x02	/* TIF_NEED_RESCHED was set */
+#define EV_CTX_HARDIRQ		0x04	/* in a hard interrupt handler */
+
+/* Kernel common_flags bits (kernel/trace/trace.h, stable since 2.6). */
+#define EV_KFLAG_NEED_RESCHED	0x04
+#define EV_KFLAG_HARDIRQ	0x08
+
 struct raw_event {
 	uint64_t	ts;		/* ns of the trace clock */
 	uint64_t	seq;		/* input order, breaks timestamp ties */
 	uint32_t	cpu;		/* CPU whose buffer holds the event */
 	uint16_t	type;		/* enum ev_type */
+	uint8_t		ctx;		/* EV_CTX_* */
 	union {
 		struct {
 			uint32_t state;		/* EV_IDLE_EXIT on exit */

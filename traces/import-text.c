@@ -489,6 +489,25 @@ static bool lost_line(const char *s, struct raw_event *e)
 	return true;
 }
 
+/*
+ * ftrace's irq-info column: irqs-off, need-resched, hardirq/softirq,
+ * preempt depth[, migrate-disable].  Any need-resched letter but 'p'
+ * (preempt count only) means TIF_NEED_RESCHED; 'h' and 'H' a hard irq.
+ */
+static uint8_t flags_column(const char *t, size_t n)
+{
+	uint8_t ctx = EV_CTX_KNOWN;
+
+	if (n < 4 || n > 6 || !strchr("dDXb.", t[0]) ||
+	    !strchr("NnBbLlp.", t[1]) || !strchr("HhsZz.", t[2]))
+		return 0;
+	if (t[1] != '.' && t[1] != 'p')
+		ctx |= EV_CTX_RESCHED;
+	if (t[2] == 'h' || t[2] == 'H')
+		ctx |= EV_CTX_HARDIRQ;
+	return ctx;
+}
+
 /* Find "[CPU]" followed by a timestamp; fills @e->cpu/ts, the event name
  * span and the fields start.  Returns the CPU field position or NULL.
  * *@ts_range is set when the timestamp does not fit in u64 ns. */
@@ -528,7 +547,9 @@ static char *split_line(char *s, struct raw_event *e, char **name,
 						    cpu : TRACE_MAX_CPUS);
 				return p;
 			}
-			tok += n;	/* the irq-info flags column */
+			/* the irq-info flags column, "dNh1." */
+			e->ctx = flags_column(tok, n);
+			tok += n;
 		}
 		p++;
 	}

@@ -283,7 +283,11 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
 void model_fill_meta(const struct model *m, struct trace_meta *wm)
 {
 	const struct model_stats *st = model_get_stats(m);
+	int t;
 
+	for (t = EV_NONE + 1; t < EV_LOST; t++)
+		if (st->by_type[t])
+			wm->events_seen |= 1U << t;
 	wm->nr_events = st->events;
 	wm->lost_events = st->lost_events;
 	wm->start_ns = st->first_ts;

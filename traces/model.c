@@ -26,6 +26,29 @@
 #define TIME_MAX	(1LL << 62)
 
 enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
+
+/*
+ * Timers armed before the capture are unknown until they fire.  So each
+ * period waits here (per CPU, in order) until the trace has passed the
+ * earliest timer known at its entry: if a timer armed before the capture
+ * fires on the CPU first, it was pending all along and bounds the
+ * period's sleep length (doc/importing.md).  Periods wait at most 2 s.
+ */
+#define HOLD_MAX_NS	2000000000LL	/* give up waiting after 2 s */
+#define HOLD_BUDGET	(1U << 17)	/* held periods, all CPUs together */
+/* the kernel's "now" is at most this much before the entry event */
+#define SEL_MAX_NS	100000
+
+struct held {
+	struct idle_period	p;
+	int64_t			sel;		/* the kernel's now */
+	uint64_t		final;		/* trace time it is settled */
+};
+
+struct hold {				/* a ring, grown by doubling */
+	uint32_t		head, n, cap;
+	struct held		*q;
+};
 enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
 enum timer_kind { TK_HR = 1, TK_WHEEL = 2 };
 
@@ -79,6 +102,14 @@ struct cpu_state {
 	int32_t		timers;		/* list head */
 	uint64_t	last_ts;
 	uint64_t	last_emitted;	/* entry of the last period written */
+	/* the kernel's "now" (ts->idle_entrytime): the last event of this
+	 * CPU before select, and its value for the current period */
+	uint64_t	now_ts;
+	int64_t		sel_ts;
+	bool		in_tick_handler;	/* tick expired, not re-armed */
+	uint64_t	wheel_detached;	/* key of the last wheel timer
+					 * cancelled here (it may run next) */
+	struct hold	*hold;		/* periods awaiting a timer bound */
 };
 
 struct model {
@@ -99,6 +130,7 @@ struct model {
 	/* tick grid phase in base ns, -1 unknown */
 	int64_t			grid_phase;
 	uint64_t		deadline;	/* earliest closing deadline */
+	uint32_t		held;		/* periods held, all CPUs */
 	int32_t			free_list;
 	int32_t			*buckets;
 	struct timer_node	*nodes;
@@ -151,8 +183,15 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 
 void model_free(struct model *m)
 {
+	uint32_t i;
+
 	if (!m)
 		return;
+	for (i = 0; i < TRACE_MAX_CPUS; i++) {
+		if (m->cpus[i].hold)
+			free(m->cpus[i].hold->q);
+		free(m->cpus[i].hold);
+	}
 	free(m->buckets);
 	free(m->nodes);
 	free(m);
@@ -365,22 +404,24 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 	int64_t off = clock_off(m), t, mono;
 	const struct tick_view *tv = &c->tick_at_sel;
 
+	uint64_t now = (uint64_t)c->sel_ts;
+
 	if (tv->known == TK_PENDING) {
 		*flags |= IP_TICK_EXACT;
-		return rel(min64(tv->exp + off, hr_t), c->entry_ns);
+		return rel(min64(tv->exp + off, hr_t), now);
 	}
 	if (tv->known == TK_OFF) {
 		*flags |= IP_TICK_EXACT;
-		return rel(hr_t, c->entry_ns);
+		return rel(hr_t, now);
 	}
 	if (c->stopped_at_sel || !m->tick_ns)
 		return sleep;
 	if (m->grid_phase >= 0) {
-		mono = (int64_t)c->entry_ns - off;
+		mono = c->sel_ts - off;
 		t = mono + m->tick_ns -
 		    ((mono - m->grid_phase) % m->tick_ns + m->tick_ns) %
 		    m->tick_ns;
-		return rel(min64(t + off, hr_t), c->entry_ns);
+		return rel(min64(t + off, hr_t), now);
 	}
 	return min64(m->tick_ns / 2, sleep);
 }
@@ -403,11 +444,132 @@ static uint8_t pick_cause(const struct cause *ca, uint32_t *detail)
 	return WAKE_UNKNOWN;
 }
 
+/* ------------------------------------------------- emission */
+
+static int emit(struct model *m, const struct idle_period *p,
+		struct idl_err *err)
+{
+	m->st.periods++;
+	m->st.wake[p->wake_cause]++;
+	m->st.sleep_exact += !!(p->flags & IP_SLEEP_EXACT);
+	m->st.tick_exact += !!(p->flags & IP_TICK_EXACT);
+	m->st.no_timer += p->sleep_length_ns == NONE;
+	return m->emit(m->ctx, p, err);
+}
+
+static struct held *held_at(const struct hold *h, uint32_t k)
+{
+	return &h->q[(h->head + k) % h->cap];
+}
+
+/* Emit the oldest held period of @c. */
+static int pop(struct model *m, struct cpu_state *c, struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x = held_at(h, 0);
+
+	m->st.hold_unbounded += x->p.sleep_length_ns == NONE;
+	h->head = (h->head + 1) % h->cap;
+	h->n--;
+	m->held--;
+	return emit(m, &x->p, err);
+}
+
+/* Emit the held periods of @c that are settled at trace time @now, from
+ * the oldest (all of them with @now UINT64_MAX). */
+static int release(struct model *m, struct cpu_state *c, uint64_t now,
+		   struct idl_err *err)
+{
+	while (c->hold && c->hold->n && held_at(c->hold, 0)->final <= now)
+		if (pop(m, c, err))
+			return -1;
+	return 0;
+}
+
+static int grow(struct hold *h, struct idl_err *err)
+{
+	uint32_t cap = h->cap ? 2 * h->cap : 256, k;
+	struct held *q = malloc(cap * sizeof(*q));
+
+	if (!q)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	for (k = 0; k < h->n; k++)
+		q[k] = *held_at(h, k);
+	free(h->q);
+	h->q = q;
+	h->cap = cap;
+	h->head = 0;
+	return 0;
+}
+
+/*
+ * A period of @c, settled at trace time @final.  The held periods of all
+ * CPUs are bounded by HOLD_BUDGET: when it is used up, the oldest of
+ * this CPU goes out as it is.
+ */
+static int queue(struct model *m, struct cpu_state *c,
+		 const struct idle_period *p, uint64_t final, uint64_t now,
+		 struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x;
+
+	if (final <= now && (!h || !h->n))
+		return emit(m, p, err);
+	if (!h && !(h = c->hold = calloc(1, sizeof(*h))))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	if (m->held >= HOLD_BUDGET && h->n && pop(m, c, err))
+		return -1;
+	if (h->n == h->cap && grow(h, err))
+		return -1;
+	x = held_at(h, h->n++);
+	m->held++;
+	x->p = *p;
+	x->sel = c->sel_ts;
+	x->final = final;
+	return release(m, c, now, err);
+}
+
+/*
+ * A timer armed before the capture fired on @c at @fire: every held
+ * period that ended before had it pending, so its sleep length is at
+ * most the time to @fire (an estimate: the timer's own expiry is a
+ * little earlier, and timers cancelled unseen could have been earlier).
+ */
+static int bound_held(struct model *m, struct cpu_state *c, int64_t fire,
+		      uint64_t now, struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x;
+	uint32_t k;
+
+	for (k = 0; h && k < h->n; k++) {
+		x = held_at(h, k);
+		if (x->final <= (uint64_t)fire ||
+		    (int64_t)x->p.exit_ns > fire)
+			continue;
+		if (fire - x->sel < x->p.sleep_length_ns) {
+			if (x->p.sleep_length_ns == NONE)
+				m->st.hold_bounded++;
+			else
+				m->st.hold_lowered++;
+			x->p.sleep_length_ns = fire - x->sel;
+			x->p.flags &= (uint8_t)~IP_SLEEP_EXACT;
+			if (x->p.delta_tick_ns > x->p.sleep_length_ns &&
+			    (x->p.flags & IP_TICK_STOPPED))
+				x->p.delta_tick_ns = x->p.sleep_length_ns;
+		}
+		x->final = 0;
+	}
+	return release(m, c, now, err);
+}
+
 static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[cpu];
 	struct idle_period p;
-	int64_t hr_t = NONE, wh_t = NONE, best, est;
+	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts;
+	uint64_t final;
 	bool exact = true;
 
 	memset(&p, 0, sizeof(p));
@@ -433,11 +595,12 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 			exact = false;
 	}
 	best = min64(hr_t, wh_t);
-	p.sleep_length_ns = rel(best, c->entry_ns);
+	/* times relative to the kernel's "now", as select saw them */
+	p.sleep_length_ns = best == NONE ? NONE : best - sel;
 	/* A timer we did not see armed fired: it bounds the sleep length. */
 	if ((p.wake_cause == WAKE_HRTIMER || p.wake_cause == WAKE_TIMER) &&
 	    !c->c.known_timer) {
-		est = (int64_t)c->c.fire_ts - (int64_t)c->entry_ns;
+		est = (int64_t)c->c.fire_ts - sel;
 		if (est < p.sleep_length_ns)
 			p.sleep_length_ns = est;
 		exact = false;
@@ -448,7 +611,7 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	/* A wheel timer within a jiffy keeps the tick: the kernel then
 	 * returns the time to the next programmed event (spec §4.2). */
 	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
-	    c->wheel_min - jiffy_at(m, c->entry_ns) <= 1 &&
+	    c->wheel_min - jiffy_at(m, (uint64_t)sel) <= 1 &&
 	    p.delta_tick_ns != NONE)
 		p.sleep_length_ns = p.delta_tick_ns;
 	if (exact)
@@ -467,12 +630,12 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		return 0;
 	}
 	c->last_emitted = p.entry_ns;
-	m->st.periods++;
-	m->st.wake[p.wake_cause]++;
-	m->st.sleep_exact += !!(p.flags & IP_SLEEP_EXACT);
-	m->st.tick_exact += !!(p.flags & IP_TICK_EXACT);
-	m->st.no_timer += p.sleep_length_ns == NONE;
-	return m->emit(m->ctx, &p, err);
+	/* settled once the earliest known timer is due, or after 2 s */
+	final = p.entry_ns + HOLD_MAX_NS;
+	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)
+		final = sel + p.sleep_length_ns > 0 ?
+			(uint64_t)(sel + p.sleep_length_ns) : 0;
+	return queue(m, c, &p, final, c->last_ts, err);
 }
 
 static int sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)
@@ -505,15 +668,48 @@ static uint32_t target_cpu(const struct model *m, uint32_t cpu)
 	return cpu < TRACE_MAX_CPUS ? cpu : TRACE_MAX_CPUS - 1;
 }
 
+/*
+ * A pending timer more than a tick overdue at select fired where the
+ * trace did not see it (its expiry event was lost or ran elsewhere):
+ * the kernel no longer had it.
+ */
+static bool stale(struct model *m, const struct timer_node *n, int64_t sel)
+{
+	int64_t slack = m->tick_ns ? m->tick_ns : 4000000, t;
+
+	if (n->kind == TK_HR)
+		t = n->exp + clock_off(m);
+	else if ((t = jiffy_time(m, n->exp)) == NONE)
+		return false;
+	return t < sel - slack;
+}
+
+/*
+ * The idle loop of @c ends (or ended): the next select sees the tick
+ * running, and the tick's hrtimer as it is now.
+ */
+static void loop_ends(struct cpu_state *c)
+{
+	c->tick_stopped = false;
+	c->stop_snap = false;
+	c->tick_sel = c->tick;
+}
+
 static void snapshot_inputs(struct model *m, struct cpu_state *c)
 {
-	int32_t i;
+	int32_t i, next;
 
 	c->hr_min = NONE;
 	c->wheel_min = NONE;
-	for (i = c->timers; i != NIL; i = m->nodes[i].next) {
+	for (i = c->timers; i != NIL; i = next) {
 		const struct timer_node *n = &m->nodes[i];
 
+		next = n->next;
+		if (stale(m, n, c->sel_ts)) {
+			m->st.stale_timers++;
+			timer_remove(m, n->key);
+			continue;
+		}
 		if (n->kind == TK_HR && n->exp < c->hr_min)
 			c->hr_min = n->exp;
 		else if (n->kind == TK_WHEEL && !n->deferrable &&
@@ -542,6 +738,9 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		c->seen_idle = true;
 		c->phase = PH_IDLE;
 		c->entry_ns = e->ts;
+		c->sel_ts = (int64_t)e->ts;
+		if (c->now_ts && c->now_ts + SEL_MAX_NS >= e->ts)
+			c->sel_ts = (int64_t)c->now_ts;
 		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
 			   (int16_t)e->idle.state;
 		c->flags = 0;
@@ -561,6 +760,9 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	c->phase = PH_LOOP;
 	c->exit_ns = e->ts;
 	c->closing = true;
+	/* need_resched at the exit: the idle loop ends, the tick restarts */
+	if (e->ctx & EV_CTX_RESCHED)
+		loop_ends(c);
 	c->stop_snap = c->tick_stopped;
 	if (e->ts + m->o.wake_window_ns < m->deadline)
 		m->deadline = e->ts + m->o.wake_window_ns;
@@ -597,12 +799,40 @@ static void local_cause(struct model *m, struct cpu_state *c,
 		c->c.in_period = true;
 }
 
-static void on_hrtimer(struct model *m, const struct raw_event *e)
+/* An hrtimer armed before the capture fired: when, in trace time. */
+static int64_t unknown_fire(const struct model *m, const struct raw_event *e)
+{
+	if (e->timer.has_now && m->off_valid)
+		return e->timer.now + clock_off(m);
+	return (int64_t)e->ts;
+}
+
+static bool is_tick_timer(const struct cpu_state *c, const struct raw_event *e)
+{
+	return e->timer.is_tick ||
+	       (c->tick_ptr_known && c->tick_ptr == e->timer.timer);
+}
+
+/*
+ * The tick handler re-arms its hrtimer in the same interrupt only while
+ * the tick runs (it returns HRTIMER_NORESTART when the tick is stopped):
+ * a restart in hard-irq context proves the tick is not stopped.
+ */
+static void tick_restarted(struct cpu_state *c)
+{
+	c->tick_stopped = false;
+	if (c->phase != PH_IDLE) {
+		c->stop_snap = false;
+		c->tick_sel = c->tick;
+	}
+}
+
+static int on_hrtimer(struct model *m, const struct raw_event *e,
+		      struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[e->cpu];
 	uint64_t key = timer_key(TK_HR, e->timer.timer);
-	bool is_tick = e->timer.is_tick ||
-		       (c->tick_ptr_known && c->tick_ptr == e->timer.timer);
+	bool is_tick = is_tick_timer(c, e);
 	bool stop_seq = c->phase == PH_LOOP && c->tick_stopped;
 	bool known;
 
@@ -617,8 +847,11 @@ static void on_hrtimer(struct model *m, const struct raw_event *e)
 			c->tick.exp = e->timer.expires;
 			if (m->tick_ns && m->grid_phase < 0 && !c->tick_stopped)
 				m->grid_phase = e->timer.expires % m->tick_ns;
-			if (!stop_seq)
+			if (c->in_tick_handler && (e->ctx & EV_CTX_HARDIRQ))
+				tick_restarted(c);
+			else if (!stop_seq)
 				c->tick_sel = c->tick;
+			c->in_tick_handler = false;
 		} else if (e->timer.expires > FOREIGN_NS) {
 			m->st.foreign_base++;
 			timer_remove(m, key);
@@ -642,6 +875,7 @@ static void on_hrtimer(struct model *m, const struct raw_event *e)
 		if (is_tick) {
 			c->tick.known = TK_OFF;
 			c->tick_sel = c->tick;
+			c->in_tick_handler = true;
 			if (collecting(m, c, e->ts))
 				c->c.got_tick = true;
 			local_cause(m, c, e, WAKE_TICK, 0, true);
@@ -650,14 +884,20 @@ static void on_hrtimer(struct model *m, const struct raw_event *e)
 		known = timer_find(m, key) != NIL;
 		timer_remove(m, key);
 		local_cause(m, c, e, WAKE_HRTIMER, e->timer.fn, known);
+		if (!known)
+			return bound_held(m, c, unknown_fire(m, e), e->ts,
+					  err);
 	}
+	return 0;
 }
 
-static void on_wheel(struct model *m, const struct raw_event *e)
+static int on_wheel(struct model *m, const struct raw_event *e,
+		    struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[e->cpu];
 	uint64_t key = timer_key(TK_WHEEL, e->timer.timer);
 	uint32_t tcpu;
+	int64_t fire;
 	bool known;
 
 	if (e->timer.has_now)
@@ -674,12 +914,24 @@ static void on_wheel(struct model *m, const struct raw_event *e)
 		break;
 	case EV_TIMER_CANCEL:
 		timer_remove(m, key);
+		c->wheel_detached = key;
 		break;
 	default:
-		known = timer_find(m, key) != NIL;
+		/* the wheel detaches a timer (timer_cancel) before running it */
+		known = timer_find(m, key) != NIL || c->wheel_detached == key;
+		c->wheel_detached = 0;
 		timer_remove(m, key);
 		local_cause(m, c, e, WAKE_TIMER, e->timer.fn, known);
+		if (known)
+			break;
+		/* it was due at the start of the jiffy it ran in */
+		fire = e->timer.has_now ?
+		       jiffy_time(m, (int64_t)e->timer.now) : NONE;
+		if (fire == NONE || fire > (int64_t)e->ts)
+			fire = (int64_t)e->ts;
+		return bound_held(m, c, fire, e->ts, err);
 	}
+	return 0;
 }
 
 static void on_remote(struct model *m, const struct raw_event *e)
@@ -708,6 +960,11 @@ static void on_remote(struct model *m, const struct raw_event *e)
 		c->c.wake_ts = e->ts;
 		c->c.wake_from = e->cpu;
 	}
+	/* a task woken onto an idle CPU ends its idle loop */
+	if (c->phase == PH_IDLE)
+		c->tick_stopped = false;
+	else if (c->phase == PH_LOOP)
+		loop_ends(c);
 }
 
 static int on_boundary(struct model *m, const struct raw_event *e,
@@ -743,6 +1000,28 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 	else if (c->phase != PH_IDLE)
 		c->phase = PH_TASK;
 	return 0;
+}
+
+/*
+ * Does @e on its CPU come before the next select (so that the kernel's
+ * "now" is at or after it)?  Not the idle entry, and not the tick's stop
+ * sequence that runs between select and the entry: tick_stop and the
+ * re-programming of the tick's hrtimer while it is stopped.
+ */
+static bool before_select(const struct cpu_state *c, const struct raw_event *e)
+{
+	switch (e->type) {
+	case EV_CPU_IDLE:
+		return e->idle.state == EV_IDLE_EXIT;
+	case EV_TICK_STOP:
+		return false;
+	case EV_HRTIMER_START:
+	case EV_HRTIMER_CANCEL:
+		return !(c->phase == PH_LOOP && c->tick_stopped &&
+			 is_tick_timer(c, e) && !(e->ctx & EV_CTX_HARDIRQ));
+	default:
+		return true;
+	}
 }
 
 int model_feed(struct model *m, const struct raw_event *e,
@@ -786,6 +1065,12 @@ int model_feed(struct model *m, const struct raw_event *e,
 	}
 	if (e->ts > m->deadline && sweep_deadlines(m, e->ts, err))
 		return -1;
+	if (c->hold && release(m, c, e->ts, err))
+		return -1;
+	if (before_select(c, e))
+		c->now_ts = e->ts;
+	if (e->type != EV_HRTIMER_START && e->type != EV_HRTIMER_EXPIRE_ENTRY)
+		c->in_tick_handler = false;
 
 	switch (e->type) {
 	case EV_CPU_IDLE:
@@ -793,13 +1078,11 @@ int model_feed(struct model *m, const struct raw_event *e,
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_CANCEL:
 	case EV_HRTIMER_EXPIRE_ENTRY:
-		on_hrtimer(m, e);
-		break;
+		return on_hrtimer(m, e, err);
 	case EV_TIMER_START:
 	case EV_TIMER_CANCEL:
 	case EV_TIMER_EXPIRE_ENTRY:
-		on_wheel(m, e);
-		break;
+		return on_wheel(m, e, err);
 	case EV_IRQ_HANDLER_ENTRY:
 		local_cause(m, c, e, WAKE_IRQ, (uint32_t)e->irq.irq, true);
 		break;
@@ -824,6 +1107,8 @@ int model_finish(struct model *m, struct idl_err *err)
 
 	for (i = 0; i < m->st.max_cpu; i++) {
 		if (m->cpus[i].closing && close_period(m, i, err))
+			return -1;
+		if (release(m, &m->cpus[i], UINT64_MAX, err))
 			return -1;
 		if (m->cpus[i].phase == PH_IDLE)
 			m->st.partial_end++;

@@ -47,6 +47,10 @@ struct model_stats {
 	uint64_t	lost_events;		/* reported by the reader */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
+	uint64_t	stale_timers;		/* overdue, expiry never seen */
+	uint64_t	hold_bounded;		/* no known timer: bounded later */
+	uint64_t	hold_unbounded;		/* ... never bounded */
+	uint64_t	hold_lowered;		/* an earlier unknown timer */
 	uint64_t	sleep_exact;		/* periods with IP_SLEEP_EXACT */
 	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
 	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */

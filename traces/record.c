@@ -23,6 +23,8 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include <idlelab/governor.h>
+
 #include "cstate.h"
 #include "decode-bin.h"
 #include "model.h"
@@ -66,6 +68,8 @@ struct rec {
 	bool			all_cpus;
 	pid_t			child;
 	int			child_status;
+	struct trace_counter	*ctr;		/* sysfs counters, start/end */
+	size_t			nctr;
 	struct idl_err		*err;
 	int			failed;
 	struct sigaction	old_int, old_term;
@@ -153,9 +157,24 @@ static void load_kallsyms(struct tep_handle *tep)
 	fclose(f);
 }
 
+/* ftrace's irq-info column from a record's common flags, "dNh1." */
+static void flags_column(struct rec *r, struct tep_record *rec, char *col)
+{
+	int kf = tep_data_flags(r->tep, rec);
+	int depth = tep_data_preempt_count(r->tep, rec);
+
+	col[0] = kf & 0x01 ? 'd' : '.';
+	col[1] = kf & EV_KFLAG_NEED_RESCHED ? 'N' : '.';
+	col[2] = (kf & EV_KFLAG_HARDIRQ) && (kf & 0x10) ? 'H' :
+		 kf & EV_KFLAG_HARDIRQ ? 'h' : kf & 0x10 ? 's' : '.';
+	col[3] = depth > 0 && depth < 10 ? (char)('0' + depth) : '.';
+	col[4] = '.';
+	col[5] = '\0';
+}
+
 static void write_raw(struct rec *r, struct tep_record *rec)
 {
-	char flags[32], *f;
+	char flags[32], col[8], *f;
 
 	trace_seq_reset(&r->seq);
 	tep_print_event(r->tep, &r->seq, rec, "%s: %s", TEP_PRINT_NAME,
@@ -166,9 +185,11 @@ static void write_raw(struct rec *r, struct tep_record *rec)
 	    (f = strstr(r->seq.buffer, " flags=")))
 		snprintf(f, r->seq.buffer_size - (size_t)(f - r->seq.buffer),
 			 " flags=%s", flags);
-	fprintf(r->raw, "          <...>-%-7d [%03d] %llu.%09llu: %s\n",
-		tep_data_pid(r->tep, rec), rec->cpu, rec->ts / 1000000000ULL,
-		rec->ts % 1000000000ULL, r->seq.buffer);
+	flags_column(r, rec, col);
+	fprintf(r->raw, "          <...>-%-7d [%03d] %s %llu.%09llu: %s\n",
+		tep_data_pid(r->tep, rec), rec->cpu, col,
+		rec->ts / 1000000000ULL, rec->ts % 1000000000ULL,
+		r->seq.buffer);
 }
 
 static int push(void *ctx, const struct raw_event *e, struct idl_err *err)
@@ -360,6 +381,105 @@ static void fill_meta(struct trace_meta *m, const struct rec *r)
 	m->latency_req_ns = -1;
 }
 
+/*
+ * The live governor's tunables: its module parameters where the kernel
+ * has them (haltpoll's guest_halt_poll_*), the kernel's built-in values
+ * (idlelab's defaults) for the rest.  And every module parameter of the
+ * governor, the cpuidle driver and the core, as read.
+ */
+static void live_tunables(struct trace_meta *m)
+{
+	static const char *const drv_mod[][2] = {
+		{ "haltpoll", "cpuidle_haltpoll" }, { "acpi_idle", "processor" },
+	};
+	const struct idl_governor_ops *ops = idl_governor_find(m->governor);
+	struct idl_governor g;
+	char spec[IDL_GOV_SPEC_LEN], val[64], msg[256];
+	size_t i, n;
+
+	m->module_params[0] = '\0';
+	sysfs_module_params(NULL, "cpuidle", m->module_params,
+			    sizeof(m->module_params));
+	if (m->governor[0])
+		sysfs_module_params(NULL, m->governor, m->module_params,
+				    sizeof(m->module_params));
+	for (i = 0; i < sizeof(drv_mod) / sizeof(drv_mod[0]); i++)
+		if (!strcmp(m->driver, drv_mod[i][0]))
+			sysfs_module_params(NULL, drv_mod[i][1],
+					    m->module_params,
+					    sizeof(m->module_params));
+	if (!ops)
+		return;
+	n = (size_t)snprintf(spec, sizeof(spec), "%s", ops->name);
+	for (i = 0; ops->params && ops->params[i].name; i++) {
+		if (sysfs_module_param(NULL, ops->name, ops->params[i].name,
+				       val, sizeof(val)) || n >= sizeof(spec))
+			continue;
+		if (!strcmp(val, "Y") || !strcmp(val, "N"))
+			snprintf(val, sizeof(val), "%d", val[0] == 'Y');
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%c%s=%s",
+				      strchr(spec, ':') ? ',' : ':',
+				      ops->params[i].name, val);
+	}
+	if (idl_governor_parse(&g, spec, msg, sizeof(msg))) {
+		fprintf(stderr, "idlelab record: warning: tunables of %s not "
+			"stored: %s\n", ops->name, msg);
+		return;
+	}
+	idl_governor_params(&g, m->governor_params,
+			    sizeof(m->governor_params));
+}
+
+/*
+ * The kernel's per-state counters of the recorded CPUs, at the start
+ * (@end false: also reserves their room in the trace) and at the end.
+ * CPUs without cpuidle (offline) are left out.
+ */
+static int read_counters(struct rec *r, bool end, struct idl_err *err)
+{
+	struct cstate_counters cc;
+	struct idl_err ignore;
+	size_t n = 0;
+	int cpu, i;
+
+	if (!r->ctr) {
+		r->ctr = calloc((size_t)r->nr_cpus * CSTATE_MAX,
+				sizeof(*r->ctr));
+		if (!r->ctr)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (!r->all_cpus && !CPU_ISSET(cpu, &r->cpus))
+			continue;
+		if (cstate_sysfs_counters(CSTATE_SYSFS_ROOT, (unsigned int)cpu,
+					  &cc, &ignore))
+			continue;
+		for (i = 0; i < cc.count; i++, n++) {
+			struct trace_counter *c = &r->ctr[n];
+			uint64_t *v = end ? c->end : c->start;
+
+			if (end && (c->cpu != (uint32_t)cpu ||
+				    c->state != (uint32_t)i || n >= r->nctr))
+				/* CPUs changed: keep none */
+				return trace_writer_set_counters(r->w, r->ctr,
+								 0, err);
+			c->cpu = (uint32_t)cpu;
+			c->state = (uint32_t)i;
+			v[TC_USAGE] = cc.s[i].usage;
+			v[TC_TIME_US] = cc.s[i].time_us;
+			v[TC_ABOVE] = cc.s[i].above;
+			v[TC_BELOW] = cc.s[i].below;
+			v[TC_REJECTED] = cc.s[i].rejected;
+			if (!end)
+				memcpy(c->end, c->start, sizeof(c->end));
+		}
+	}
+	if (!end)
+		r->nctr = n;
+	return trace_writer_set_counters(r->w, r->ctr, r->nctr, err);
+}
+
 static int start_child(struct rec *r, struct idl_err *err)
 {
 	r->child = fork();
@@ -402,6 +522,8 @@ static int capture(struct rec *r, struct idl_err *err)
 	struct timespec pause = { 0, 100000000 };
 	double end = now_s() + o->duration;
 
+	if (read_counters(r, false, err))
+		return -1;
 	tracefs_trace_on(r->inst);
 	if (o->command && o->command[0] && start_child(r, err))
 		return -1;
@@ -415,6 +537,8 @@ static int capture(struct rec *r, struct idl_err *err)
 			return -1;
 	}
 	tracefs_trace_off(r->inst);
+	if (read_counters(r, true, err))
+		return -1;
 	return drain(r);
 }
 
@@ -483,6 +607,8 @@ static int finish(struct rec *r, struct idl_err *err)
 	st = model_get_stats(r->m);
 	wm = trace_writer_meta(r->w);
 	model_fill_meta(r->m, wm);
+	/* every event is enabled: absent ones did not happen */
+	wm->events_seen |= ((1U << EV_LOST) - 1) & ~1U;
 	wm->lost_events += overruns(r);
 	if (!r->o->quiet)
 		summary(r, st);
@@ -500,6 +626,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	if (cstate_sysfs_read(CSTATE_SYSFS_ROOT, 0, &meta.table, err))
 		return -1;
 	snprintf(meta.driver, sizeof(meta.driver), "%s", meta.table.driver);
+	live_tunables(&meta);
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
 	model_poll_opts(&meta.table, meta.hz, &mo);
@@ -533,6 +660,7 @@ static void cleanup(struct rec *r)
 		trace_writer_abort(r->w);
 	ev_sorter_free(r->sorter);
 	model_free(r->m);
+	free(r->ctr);
 	if (r->tep)
 		tep_free(r->tep);
 	sigaction(SIGINT, &r->old_int, NULL);

@@ -174,6 +174,9 @@ struct trace_writer {
 	uint64_t	min_entry, max_exit;
 	uint32_t	max_cpu;
 	bool		failed;
+	uint32_t	header_size;
+	struct trace_counter *ctr;
+	size_t		nctr, ctr_room;
 	struct trace_meta meta;
 	struct wcpu	*cpus[TRACE_MAX_CPUS];
 };
@@ -199,6 +202,29 @@ static int w_write(struct trace_writer *w, const void *buf, size_t len,
 		w->off += (uint64_t)n;
 	}
 	return 0;
+}
+
+static int w_write_zeros(struct trace_writer *w, size_t len,
+			 struct idl_err *err)
+{
+	static const uint8_t zero[4096];
+	size_t n;
+
+	for (; len; len -= n) {
+		n = len < sizeof(zero) ? len : sizeof(zero);
+		if (w_write(w, zero, n, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Header room for the largest metadata with @nc counters. */
+static uint32_t header_size_for(size_t nc)
+{
+	size_t need = TF_FIXED_HDR + tf_meta_max_len(nc);
+
+	need = (need + TF_HEADER_SIZE - 1) / TF_HEADER_SIZE * TF_HEADER_SIZE;
+	return (uint32_t)need;
 }
 
 static int w_flush_cpu(struct trace_writer *w, uint32_t cpu,
@@ -251,7 +277,6 @@ struct trace_writer *trace_writer_create(const char *path,
 					 struct idl_err *err)
 {
 	struct trace_writer *w = calloc(1, sizeof(*w));
-	uint8_t zero[TF_HEADER_SIZE] = { 0 };
 	mode_t mask;
 
 	if (!w || !(w->path = strdup(path)) ||
@@ -264,6 +289,7 @@ struct trace_writer *trace_writer_create(const char *path,
 	}
 	w->meta = *meta;
 	w->meta.version = TRACE_FORMAT_VERSION;
+	w->header_size = TF_HEADER_SIZE;
 	w->block_records = w_block_records(meta->nr_cpus);
 	w->min_entry = UINT64_MAX;
 	w->fd = mkstemp(w->tmp);
@@ -278,7 +304,7 @@ struct trace_writer *trace_writer_create(const char *path,
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(w->fd, 0666 & ~mask) < 0 ||
-	    w_write(w, zero, sizeof(zero), err) < 0) {
+	    w_write_zeros(w, w->header_size, err) < 0) {
 		if (!w->failed)
 			idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", w->tmp,
 				    strerror(errno));
@@ -337,6 +363,41 @@ struct trace_meta *trace_writer_meta(struct trace_writer *w)
 	return &w->meta;
 }
 
+int trace_writer_set_counters(struct trace_writer *w,
+			      const struct trace_counter *c, size_t n,
+			      struct idl_err *err)
+{
+	uint32_t hs;
+
+	if (n > TRACE_MAX_COUNTERS)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%zu counters, at most %d", n,
+				   TRACE_MAX_COUNTERS);
+	if (n > w->ctr_room) {
+		/* grow the header while nothing follows it */
+		hs = header_size_for(n);
+		if (w->off != w->header_size || hs > TF_MAX_HEADER)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "%s: no room for %zu counters",
+					   w->path, n);
+		if (hs > w->header_size &&
+		    w_write_zeros(w, hs - w->header_size, err) < 0)
+			return -1;
+		w->header_size = hs;
+		free(w->ctr);
+		w->ctr = calloc(n, sizeof(*w->ctr));
+		if (!w->ctr) {
+			w->ctr_room = w->nctr = 0;
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+		}
+		w->ctr_room = n;
+	}
+	memcpy(w->ctr, c, n * sizeof(*c));
+	w->nctr = n;
+	return 0;
+}
+
 /* Counts the writer knows better than its caller. */
 static void w_fix_meta(struct trace_writer *w)
 {
@@ -356,19 +417,25 @@ static void w_fix_meta(struct trace_writer *w)
 
 static int w_write_header(struct trace_writer *w, struct idl_err *err)
 {
-	uint8_t hdr[TF_HEADER_SIZE] = { 0 };
+	uint8_t *hdr = calloc(1, w->header_size);
 	size_t mlen;
+	ssize_t done;
 
-	mlen = tf_meta_encode(&w->meta, w->nr_blocks, hdr + TF_FIXED_HDR,
-			      TF_HEADER_SIZE - TF_FIXED_HDR);
+	if (!hdr)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	mlen = tf_meta_encode(&w->meta, w->nr_blocks, w->ctr, w->nctr,
+			      hdr + TF_FIXED_HDR,
+			      w->header_size - TF_FIXED_HDR);
 	memcpy(hdr, TF_MAGIC, 8);
 	put32(hdr + 8, TRACE_FORMAT_VERSION);
-	put32(hdr + 12, TF_HEADER_SIZE);
+	put32(hdr + 12, w->header_size);
 	put32(hdr + 16, (uint32_t)mlen);
 	put32(hdr + 20, idl_crc32(0, hdr + TF_FIXED_HDR, mlen));
 	put32(hdr + 24, TF_REC_SIZE);
 	put32(hdr + 28, idl_crc32(0, hdr, 28));
-	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+	done = pwrite(w->fd, hdr, w->header_size, 0);
+	free(hdr);
+	if (done != (ssize_t)w->header_size) {
 		w->failed = true;
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: write: %s",
 				   w->tmp, strerror(errno));
@@ -397,6 +464,7 @@ static void w_free(struct trace_writer *w)
 			free(w->cpus[i]->buf);
 		free(w->cpus[i]);
 	}
+	free(w->ctr);
 	free(w->tmp);
 	free(w->path);
 	free(w);
@@ -465,6 +533,7 @@ struct trace_reader {
 	uint64_t	last_entry[TRACE_MAX_CPUS];
 	struct trace_damage dmg;
 	char		dmg_msg[400];
+	struct tf_counters ctr;
 	struct trace_meta meta;
 };
 
@@ -545,7 +614,7 @@ static int r_header(struct trace_reader *r, struct idl_err *err)
 					"metadata checksum mismatch");
 	if (!ret)
 		ret = tf_meta_decode(meta, mlen, r->path, TF_FIXED_HDR,
-				     &r->meta, &r->hdr_blocks, err);
+				     &r->meta, &r->hdr_blocks, &r->ctr, err);
 	free(meta);
 	if (ret < 0)
 		return -1;
@@ -593,6 +662,13 @@ fail:
 const struct trace_meta *trace_reader_meta(const struct trace_reader *r)
 {
 	return &r->meta;
+}
+
+const struct trace_counter *trace_reader_counters(const struct trace_reader *r,
+						  size_t *n)
+{
+	*n = r->ctr.n;
+	return r->ctr.n ? r->ctr.c : NULL;
 }
 
 /* Stop reading at @off and describe the loss; returns 0 (end of data). */
@@ -798,6 +874,7 @@ void trace_reader_close(struct trace_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	free(r->ctr.c);
 	free(r->buf);
 	free(r->path);
 	free(r);

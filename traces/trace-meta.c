@@ -19,9 +19,14 @@ struct tlv_buf {
 	size_t	len, cap;
 };
 
+/* With b->p NULL, only the length is counted (tf_meta_max_len). */
 static void tlv_put(struct tlv_buf *b, uint16_t tag, const void *v,
 		    size_t len)
 {
+	if (!b->p) {
+		b->len += 4 + len;
+		return;
+	}
 	/* The capacity is sized for the largest possible metadata. */
 	if (b->len + 4 + len > b->cap)
 		abort();
@@ -85,12 +90,32 @@ static void encode_state(struct tlv_buf *b, const struct cstate *s, int i)
 	tlv_f64(b, TF_T_ST_ENERGY, s->entry_energy);
 }
 
-size_t tf_meta_encode(const struct trace_meta *m, uint64_t nr_blocks,
-		      uint8_t *buf, size_t cap)
+static void encode_counter(struct tlv_buf *b, const struct trace_counter *c)
 {
-	struct tlv_buf b = { buf, 0, cap };
+	uint8_t x[TF_COUNTER_LEN];
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		x[k] = (uint8_t)(c->cpu >> (8 * k));
+		x[4 + k] = (uint8_t)(c->state >> (8 * k));
+	}
+	for (i = 0; i < TC_NR; i++)
+		for (k = 0; k < 8; k++) {
+			x[8 + 8 * i + k] = (uint8_t)(c->start[i] >> (8 * k));
+			x[8 + 8 * (TC_NR + i) + k] =
+				(uint8_t)(c->end[i] >> (8 * k));
+		}
+	tlv_put(b, TF_T_COUNTER, x, sizeof(x));
+}
+
+static size_t encode(const struct trace_meta *m, uint64_t nr_blocks,
+		     const struct trace_counter *c, size_t nc,
+		     struct tlv_buf *bp)
+{
+	struct tlv_buf b = *bp;
 	const struct cstate_table *t = &m->table;
 	int i, n = t->count;
+	size_t k;
 
 	TLV_STR(&b, TF_T_KERNEL, m->kernel);
 	TLV_STR(&b, TF_T_DRIVER, m->driver);
@@ -107,6 +132,9 @@ size_t tf_meta_encode(const struct trace_meta *m, uint64_t nr_blocks,
 	tlv_u64(&b, TF_T_NR_EVENTS, m->nr_events);
 	tlv_u64(&b, TF_T_LOST_EVENTS, m->lost_events);
 	tlv_u64(&b, TF_T_NR_BLOCKS, nr_blocks);
+	TLV_STR(&b, TF_T_GOV_PARAMS, m->governor_params);
+	TLV_STR(&b, TF_T_MODULE_PARAMS, m->module_params);
+	tlv_u32(&b, TF_T_EVENTS_SEEN, m->events_seen);
 	TLV_STR(&b, TF_T_TAB_NAME, t->name);
 	TLV_STR(&b, TF_T_TAB_DESC, t->description);
 	TLV_STR(&b, TF_T_TAB_DRIVER, t->driver);
@@ -120,7 +148,51 @@ size_t tf_meta_encode(const struct trace_meta *m, uint64_t nr_blocks,
 	tlv_u32(&b, TF_T_TAB_COUNT, (uint32_t)n);
 	for (i = 0; i < n; i++)
 		encode_state(&b, &t->states[i], i);
+	for (k = 0; k < nc; k++)
+		encode_counter(&b, &c[k]);
 	return b.len;
+}
+
+size_t tf_meta_encode(const struct trace_meta *m, uint64_t nr_blocks,
+		      const struct trace_counter *c, size_t nc,
+		      uint8_t *buf, size_t cap)
+{
+	struct tlv_buf b = { buf, 0, cap };
+
+	return encode(m, nr_blocks, c, nc, &b);
+}
+
+/* Every string field full, every state present. */
+static void fill_max(struct trace_meta *m)
+{
+	struct cstate_table *t = &m->table;
+	int i;
+
+#define FULL(f) memset(f, 'x', sizeof(f) - 1)
+	FULL(m->kernel); FULL(m->driver); FULL(m->governor); FULL(m->clock);
+	FULL(m->source); FULL(m->tool); FULL(m->governor_params);
+	FULL(m->module_params); FULL(t->name); FULL(t->description);
+	FULL(t->driver); FULL(t->source); FULL(t->rule);
+	t->count = CSTATE_MAX;
+	for (i = 0; i < CSTATE_MAX; i++) {
+		FULL(t->states[i].name);
+		FULL(t->states[i].desc);
+	}
+#undef FULL
+}
+
+size_t tf_meta_max_len(size_t nc)
+{
+	static struct trace_meta max;
+	static size_t len;
+	struct tlv_buf b = { NULL, 0, 0 };
+
+	if (!len) {
+		trace_meta_init(&max);
+		fill_max(&max);
+		len = encode(&max, 0, NULL, 0, &b);
+	}
+	return len + nc * (4 + TF_COUNTER_LEN);
 }
 
 /* ---- decoding -------------------------------------------------------- */
@@ -222,6 +294,8 @@ static int decode_string_tag(const struct tlv_in *in, struct trace_meta *m,
 	case TF_T_CLOCK:	return GET_STR(in, m->clock, err);
 	case TF_T_SOURCE:	return GET_STR(in, m->source, err);
 	case TF_T_TOOL:		return GET_STR(in, m->tool, err);
+	case TF_T_GOV_PARAMS:	return GET_STR(in, m->governor_params, err);
+	case TF_T_MODULE_PARAMS: return GET_STR(in, m->module_params, err);
 	case TF_T_TAB_NAME:	return GET_STR(in, t->name, err);
 	case TF_T_TAB_DESC:	return GET_STR(in, t->description, err);
 	case TF_T_TAB_DRIVER:	return GET_STR(in, t->driver, err);
@@ -238,7 +312,7 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 	uint64_t x;
 
 	switch (in->tag) {
-	case TF_T_HZ: case TF_T_NR_CPUS:
+	case TF_T_HZ: case TF_T_NR_CPUS: case TF_T_EVENTS_SEEN:
 	case TF_T_TAB_POWER_UNIT: case TF_T_TAB_COUNT:
 		size = 4;
 		break;
@@ -254,6 +328,7 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 	switch (in->tag) {
 	case TF_T_HZ:		m->hz = (uint32_t)x; break;
 	case TF_T_NR_CPUS:	m->nr_cpus = (uint32_t)x; break;
+	case TF_T_EVENTS_SEEN:	m->events_seen = (uint32_t)x; break;
 	case TF_T_LATENCY_REQ:	m->latency_req_ns = (int64_t)x; break;
 	case TF_T_START:	m->start_ns = x; break;
 	case TF_T_END:		m->end_ns = x; break;
@@ -278,11 +353,56 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 	return 0;
 }
 
+static int decode_counter(const struct tlv_in *in, struct tf_counters *ctr,
+			  struct idl_err *err)
+{
+	struct trace_counter *c;
+	int i;
+
+	if (in->len != TF_COUNTER_LEN)
+		return idl_err_at_offset(err, in->path, in->off,
+					 "metadata tag %u: length %u, expected %d",
+					 in->tag, in->len, TF_COUNTER_LEN);
+	if (!ctr)
+		return 0;
+	if (ctr->n == TRACE_MAX_COUNTERS)
+		return idl_err_at_offset(err, in->path, in->off,
+					 "more than %d counter entries",
+					 TRACE_MAX_COUNTERS);
+	if (ctr->n == ctr->cap) {
+		size_t cap = ctr->cap ? 2 * ctr->cap : 16;
+		void *p = realloc(ctr->c, cap * sizeof(*ctr->c));
+
+		if (!p)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+		ctr->c = p;
+		ctr->cap = cap;
+	}
+	c = &ctr->c[ctr->n];
+	c->cpu = (uint32_t)le(in->v, 4);
+	c->state = (uint32_t)le(in->v + 4, 4);
+	if (c->cpu >= TRACE_MAX_CPUS || c->state >= CSTATE_MAX)
+		return idl_err_at_offset(err, in->path, in->off,
+					 "counter of CPU %u state %u out of range",
+					 c->cpu, c->state);
+	for (i = 0; i < TC_NR; i++) {
+		c->start[i] = le(in->v + 8 + 8 * i, 8);
+		c->end[i] = le(in->v + 8 + 8 * (TC_NR + i), 8);
+	}
+	ctr->n++;
+	return 0;
+}
+
 static int decode_one(const struct tlv_in *in, struct trace_meta *m,
-		      int64_t *nr_blocks, int *state, struct idl_err *err)
+		      int64_t *nr_blocks, int *state, struct tf_counters *ctr,
+		      struct idl_err *err)
 {
 	uint64_t x;
 	int ret;
+
+	if (in->tag == TF_T_COUNTER)
+		return decode_counter(in, ctr, err);
 
 	if (in->tag == TF_T_STATE) {
 		if (get_int(in, 4, &x, err) < 0)
@@ -310,7 +430,7 @@ static int decode_one(const struct tlv_in *in, struct trace_meta *m,
 
 int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 		   uint64_t base, struct trace_meta *m, int64_t *nr_blocks,
-		   struct idl_err *err)
+		   struct tf_counters *ctr, struct idl_err *err)
 {
 	struct tlv_in in = { .path = path };
 	int state = -1, max_state = -1;
@@ -330,7 +450,7 @@ int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 						 "metadata tag %u: length %u runs past the section",
 						 in.tag, in.len);
 		in.v = buf + pos + 4;
-		if (decode_one(&in, m, nr_blocks, &state, err) < 0)
+		if (decode_one(&in, m, nr_blocks, &state, ctr, err) < 0)
 			return -1;
 		if (state > max_state)
 			max_state = state;
@@ -340,5 +460,11 @@ int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 		return idl_err_at_offset(err, path, base,
 					 "C-state %d described but the table has %d states",
 					 max_state, m->table.count);
+	for (pos = 0; ctr && pos < ctr->n; pos++)
+		if ((int)ctr->c[pos].state >= m->table.count)
+			return idl_err_at_offset(err, path, base,
+						 "counters of state %u but the table has %d states",
+						 ctr->c[pos].state,
+						 m->table.count);
 	return 0;
 }

@@ -37,6 +37,14 @@ static void account(struct trace_stats *s, const struct idle_period *p)
 	s->miss_below += !!(p->flags & IP_MISS_BELOW);
 	s->cpu_periods[p->cpu]++;
 	s->cpu_idle_ns[p->cpu] += d;
+	if (p->state >= 0 && p->state < CSTATE_MAX) {
+		struct trace_state_stats *c = &s->cs[p->cpu][p->state];
+
+		c->entries++;
+		c->idle_ns += d;
+		c->above += !!(p->flags & IP_MISS_ABOVE);
+		c->below += !!(p->flags & IP_MISS_BELOW);
+	}
 }
 
 int trace_stats_scan(struct trace_reader *r, struct trace_stats *s,
@@ -48,4 +56,50 @@ int trace_stats_scan(struct trace_reader *r, struct trace_stats *s,
 	while ((ret = trace_reader_next(r, -1, &p, err)) == 1)
 		account(s, &p);
 	return ret;
+}
+
+/*
+ * The counters are read just before tracing starts and just after it
+ * stops, and the first and last periods of a CPU are not in the trace
+ * (partial), so small differences are expected: a few entries and, for
+ * the time, the partial periods, which can be long on a quiet CPU.
+ * Entries and misses may differ by 2 + 1%; the time only flags a CPU
+ * whose trace holds less than half the kernel's idle time.
+ */
+static bool off_by(uint64_t t, uint64_t k, uint64_t slack)
+{
+	uint64_t d = t > k ? t - k : k - t;
+
+	return d > slack + k / 100;
+}
+
+size_t trace_counters_check(const struct trace_counter *c, size_t n,
+			    const struct trace_stats *s,
+			    struct trace_counter_check *out)
+{
+	size_t i, flagged = 0;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		struct trace_counter_check *o = &out[i];
+		const struct trace_state_stats *t = &s->cs[c[i].cpu][c[i].state];
+
+		o->cpu = c[i].cpu;
+		o->state = c[i].state;
+		for (k = 0; k < TC_NR; k++)
+			o->kernel[k] = c[i].end[k] >= c[i].start[k] ?
+				       c[i].end[k] - c[i].start[k] : 0;
+		o->trace[TC_USAGE] = t->entries;
+		o->trace[TC_TIME_US] = t->idle_ns / 1000;
+		o->trace[TC_ABOVE] = t->above;
+		o->trace[TC_BELOW] = t->below;
+		o->trace[TC_REJECTED] = 0;	/* not traced */
+		o->entries_off = off_by(t->entries, o->kernel[TC_USAGE], 2);
+		o->time_off = 2 * o->trace[TC_TIME_US] < o->kernel[TC_TIME_US];
+		o->miss_off = off_by(t->above, o->kernel[TC_ABOVE], 2) ||
+			      off_by(t->below, o->kernel[TC_BELOW], 2);
+		o->flagged = o->entries_off || o->time_off || o->miss_off;
+		flagged += o->flagged;
+	}
+	return flagged;
 }

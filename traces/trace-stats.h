@@ -23,7 +23,29 @@ struct trace_stats {
 	uint64_t	miss_above, miss_below;
 	uint64_t	cpu_periods[TRACE_MAX_CPUS];
 	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
+	/* per CPU and entered state, for the check against the counters */
+	struct trace_state_stats {
+		uint64_t	entries, idle_ns, above, below;
+	} cs[TRACE_MAX_CPUS][CSTATE_MAX];
 };
+
+/*
+ * One CPU and state: the trace's numbers beside the kernel's counter
+ * deltas over the recording.  @flagged when they differ by more than
+ * the start/end of a recording explains (doc/importing.md).
+ */
+struct trace_counter_check {
+	uint32_t	cpu, state;
+	uint64_t	trace[TC_NR], kernel[TC_NR];	/* TC_* */
+	bool		flagged;
+	bool		entries_off, time_off, miss_off;
+};
+
+/* Fill @out (room for @n, the number of counters of @r) after a scan;
+ * returns the number of flagged rows. */
+size_t trace_counters_check(const struct trace_counter *c, size_t n,
+			    const struct trace_stats *s,
+			    struct trace_counter_check *out);
 
 /* Read every period of @r (from where it stands) into zeroed @s. */
 int trace_stats_scan(struct trace_reader *r, struct trace_stats *s,

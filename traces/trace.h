@@ -73,8 +73,30 @@ struct trace_meta {
 	uint64_t	nr_periods;
 	uint64_t	nr_events;		/* raw events consumed */
 	uint64_t	lost_events;		/* ring-buffer overruns */
+	/* the live governor's tunables as "param=value,..." in idlelab's
+	 * names (the kernel's module parameters); "" if not known */
+	char		governor_params[256];
+	/* the raw module parameters read at capture, "module.param=value"
+	 * separated by spaces (governor and cpuidle driver) */
+	char		module_params[512];
+	/* bit (1 << enum ev_type) for each event type the capture holds;
+	 * 0 if not known (traces written before this field) */
+	uint32_t	events_seen;
 	struct cstate_table table;
 };
+
+/*
+ * The kernel's per-CPU, per-state cpuidle counters (sysfs stateN/usage,
+ * time, above, below, rejected) at the start and at the end of a
+ * recording: they let `info` check the trace against what the kernel
+ * counted.
+ */
+enum { TC_USAGE, TC_TIME_US, TC_ABOVE, TC_BELOW, TC_REJECTED, TC_NR };
+struct trace_counter {
+	uint32_t	cpu, state;
+	uint64_t	start[TC_NR], end[TC_NR];
+};
+#define TRACE_MAX_COUNTERS	(TRACE_MAX_CPUS * CSTATE_MAX)
 
 struct trace_writer;
 struct trace_reader;
@@ -92,6 +114,14 @@ int trace_writer_add(struct trace_writer *w, const struct idle_period *p,
 /* Update metadata fields (span, events, lost events) before closing; the
  * period count is the writer's own. */
 struct trace_meta *trace_writer_meta(struct trace_writer *w);
+/*
+ * Store @n counters (copied).  The first call, before any period is
+ * added, reserves header room for @n; a later call may store at most as
+ * many as were reserved.
+ */
+int trace_writer_set_counters(struct trace_writer *w,
+			      const struct trace_counter *c, size_t n,
+			      struct idl_err *err);
 int trace_writer_close(struct trace_writer *w, struct idl_err *err);
 void trace_writer_abort(struct trace_writer *w);
 
@@ -104,6 +134,9 @@ void trace_writer_abort(struct trace_writer *w);
  */
 struct trace_reader *trace_reader_open(const char *path, struct idl_err *err);
 const struct trace_meta *trace_reader_meta(const struct trace_reader *r);
+/* The counters stored in the trace; NULL and *@n = 0 if none. */
+const struct trace_counter *trace_reader_counters(const struct trace_reader *r,
+						  size_t *n);
 int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 		      struct idl_err *err);
 int trace_reader_rewind(struct trace_reader *r, struct idl_err *err);

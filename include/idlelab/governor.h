@@ -259,6 +259,10 @@ const struct idl_governor_ops *const *idl_governor_list(void);
 int idl_governor_parse(struct idl_governor *gov, const char *spec,
 		       char *err, size_t errlen);
 
+/* Every tunable of @gov as "param=value,..." ("" if it has none). */
+void idl_governor_params(const struct idl_governor *gov, char *buf,
+			 size_t len);
+
 /*
  * Bind a governor instance to a device: allocate and zero its private data
  * and call enable().  idl_governor_detach() calls disable() and frees it.

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Agreement with the kernel.  Every governor column that is the governor
+ * live at capture (setup->follows[]) gets a second, kernel-driven copy
+ * per CPU.  At each recorded entry the copy selects with the inputs the
+ * trace recorded for that entry; its choice is compared with the state
+ * the kernel entered.  Then it is told what the kernel really did: the
+ * recorded state was entered for the recorded time (the core's
+ * accounting, then reflect()), so that what it learns follows the
+ * kernel's own history whatever it chose.  One comparison per recorded
+ * entry, each kernel decision counted once (doc/scoring.md).
+ *
+ * The free-running columns of engine.c are unaffected: they simulate
+ * what each governor would have done on its own.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuidle-core.h"
+#include "events.h"
+#include "replay.h"
+
+int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
+{
+	const struct replay_setup *s = rc->setup;
+	int gi;
+
+	for (gi = 0; gi < s->ngov; gi++) {
+		struct replay_gov_cpu *g = &rc->g[gi];
+
+		if (!s->follows[gi])
+			continue;
+		/* the same disabled states as the free-running copy */
+		g->kdev = g->dev;
+		g->kdev.governor = NULL;
+		g->kdev.governor_data = NULL;
+		g->kdev.last_state_idx = 0;
+		g->kdev.last_residency_ns = 0;
+		g->kdev.poll_limit_ns = 0;
+		g->kdev.poll_time_limit = false;
+		if (idl_governor_attach(&g->kdev, &s->gov[gi], &rc->drv))
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "cannot attach governor %s",
+					   s->gov[gi].spec);
+		g->kattached = true;
+		g->kstop = -1;
+	}
+	return 0;
+}
+
+static bool seen(const struct replay_setup *s, int ev)
+{
+	return !s->events_seen || (s->events_seen & (1U << ev));
+}
+
+static const char *exactness(bool exact)
+{
+	return exact ? "exact" : "estimated";
+}
+
+/* Where the tick-stopped input came from, for the reports. */
+static const char *tick_source(const struct replay_setup *s)
+{
+	if (!seen(s, EV_TICK_STOP))
+		return "estimated: no tick_stop events";
+	if (!seen(s, EV_SCHED_SWITCH))
+		return "estimated: no sched_switch events";
+	return "from tick_stop and sched_switch";
+}
+
+static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
+		   int idx, bool stop, s64 last_res, bool last_tick,
+		   bool last_poll)
+{
+	const struct replay_setup *s = rc->setup;
+	struct replay_disagree *d = rc->dis;
+	const struct cstate_table *t = &s->table;
+	FILE *f = d->out;
+	u64 at = p->entry_ns >= d->base_ns ? p->entry_ns - d->base_ns : 0;
+
+	d->count++;
+	fprintf(f, "disagreement %llu: cpu %u entry %llu at +%llu.%09llu s: "
+		"kernel %d %s, %s %d %s (%s)\n",
+		(unsigned long long)d->count, rc->cpu,
+		(unsigned long long)rc->kindex,
+		(unsigned long long)(at / 1000000000ULL),
+		(unsigned long long)(at % 1000000000ULL), p->state,
+		t->states[p->state].name, s->gov[gi].spec, idx,
+		idx >= 0 ? t->states[idx].name : "invalid",
+		stop ? "stop tick" : "keep tick");
+	fprintf(f, "  inputs: sleep_length %lld ns (%s), delta_tick %lld ns "
+		"(%s), tick %s (%s), latency_req %lld ns\n",
+		(long long)p->sleep_length_ns,
+		exactness(p->flags & IP_SLEEP_EXACT),
+		(long long)p->delta_tick_ns,
+		exactness(p->flags & IP_TICK_EXACT),
+		p->flags & IP_TICK_STOPPED ? "stopped" : "running",
+		tick_source(s), (long long)s->latency_req);
+	fprintf(f, "  before: last state %d, last residency %lld ns, got_tick "
+		"%s, poll_time_limit %s (from the previous recorded entry)\n",
+		rc->g[gi].kdev.last_state_idx, (long long)last_res,
+		last_tick ? "yes" : "no", last_poll ? "yes" : "no");
+	fprintf(f, "  recorded: idle %lld ns, woken by %s%s\n",
+		(long long)(p->exit_ns - p->entry_ns),
+		wake_cause_name(p->wake_cause < WAKE_CAUSE_COUNT ?
+				p->wake_cause : WAKE_UNKNOWN),
+		p->flags & IP_MISS_ABOVE ? ", kernel: above" :
+		p->flags & IP_MISS_BELOW ? ", kernel: below" : "");
+	if (d->len)
+		fwrite(d->buf, 1, d->len, f);
+}
+
+/* The kernel stopped the tick after the select of @p; the copy kept it. */
+static void report_tick(struct replay_cpu *rc, int gi,
+			const struct idle_period *p)
+{
+	struct replay_disagree *d = rc->dis;
+	u64 at = p->entry_ns >= d->base_ns ? p->entry_ns - d->base_ns : 0;
+
+	d->count++;
+	fprintf(d->out, "disagreement %llu: cpu %u entry %llu at "
+		"+%llu.%09llu s: the kernel stopped the tick after this "
+		"select, %s kept it\n", (unsigned long long)d->count, rc->cpu,
+		(unsigned long long)(rc->kindex - 1),
+		(unsigned long long)(at / 1000000000ULL),
+		(unsigned long long)(at % 1000000000ULL), rc->setup->gov[gi].spec);
+	fprintf(d->out, "  inputs: sleep_length %lld ns (%s), delta_tick "
+		"%lld ns (%s), state %d, idle %lld ns\n",
+		(long long)p->sleep_length_ns,
+		exactness(p->flags & IP_SLEEP_EXACT),
+		(long long)p->delta_tick_ns,
+		exactness(p->flags & IP_TICK_EXACT), p->state,
+		(long long)(p->exit_ns - p->entry_ns));
+	if (d->len)	/* the explain lines of that select, the last one */
+		fwrite(d->buf, 1, d->len, d->out);
+}
+
+static int miss_of_flags(uint8_t flags)
+{
+	return flags & IP_MISS_ABOVE ? IDL_MISS_ABOVE :
+	       flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
+}
+
+/*
+ * The state the kernel entered at @p: its copy is accounted and told.
+ * A poll ran out when it lasted the poll limit and the idle loop went on
+ * at once (the next entry within the merge gap): need_resched would have
+ * ended the loop.
+ */
+static void enter_recorded(struct replay_cpu *rc, int gi,
+			   const struct idle_period *p, s64 gap)
+{
+	const struct replay_setup *s = rc->setup;
+	struct cpuidle_driver *drv = &rc->drv;
+	struct cpuidle_device *dev = &rc->g[gi].kdev;
+	s64 dur = (s64)(p->exit_ns - p->entry_ns);
+	int st = p->state;
+
+	if (drv->states[st].flags & CPUIDLE_FLAG_POLLING) {
+		s64 lim = (s64)idl_core_poll_limit(drv, dev);
+
+		dev->poll_time_limit = dur >= lim && gap >= 0 &&
+				       gap <= s->merge_gap_ns;
+	}
+	idl_core_account(drv, dev, st, dur);
+	rc->g[gi].klast_tick = (p->flags & IP_GOT_TICK) ||
+			       p->wake_cause == WAKE_TICK;
+	rc->env.got_tick = rc->g[gi].klast_tick;
+	if (dev->governor->ops->reflect)
+		dev->governor->ops->reflect(dev, st);
+}
+
+static void begin_explain(struct replay_disagree *d)
+{
+	if (!d || d->count >= d->limit || !d->mem)
+		return;
+	fseeko(d->mem, 0, SEEK_SET);
+}
+
+static void end_explain(struct replay_disagree *d)
+{
+	if (!d || d->count >= d->limit || !d->mem)
+		return;
+	fflush(d->mem);
+	d->len = (size_t)ftello(d->mem);
+}
+
+static void follow_one(struct replay_cpu *rc, int gi,
+		       const struct idle_period *p, s64 gap)
+{
+	const struct replay_setup *s = rc->setup;
+	struct replay_gov_cpu *g = &rc->g[gi];
+	struct cpuidle_device *dev = &g->kdev;
+	struct replay_score *sc = &g->sc;
+	struct replay_disagree *d = rc->dis;
+	struct idl_env *env = &rc->env;
+	bool want = d && d->count < d->limit;
+	bool stop = true;
+	s64 last_res = (s64)dev->last_residency_ns;
+	bool last_poll = dev->poll_time_limit, last_tick = g->klast_tick;
+	int idx, rmiss;
+
+	env->sleep_length = p->sleep_length_ns;
+	env->delta_tick = p->delta_tick_ns;
+	env->tick_stopped = p->flags & IP_TICK_STOPPED;
+	env->sleep_length_queried = false;
+	env->got_tick = false;
+	env->hindsight_idle_ns = (s64)(p->exit_ns - p->entry_ns);
+	if (want) {
+		begin_explain(d);
+		dev->explain = &d->ex;
+	}
+	idx = dev->governor->ops->select(&rc->drv, dev, &stop);
+	dev->explain = NULL;
+	if (want)
+		end_explain(d);
+	if (idx < 0 || idx >= rc->drv.state_count)
+		idx = -1;
+	g->kstop = env->tick_stopped ? -1 : stop;
+
+	sc->agree_n++;
+	if (idx == p->state)
+		sc->agree_same++;
+	else if (want)
+		report(rc, gi, p, idx, stop, last_res, last_tick, last_poll);
+	if (s->miss_recorded && idx >= 0) {
+		rmiss = idl_core_classify(&rc->drv, dev, idx,
+					  (s64)(p->exit_ns - p->entry_ns));
+		sc->miss_n++;
+		sc->miss[miss_of_flags(p->flags)][rmiss]++;
+	}
+	enter_recorded(rc, gi, p, gap);
+}
+
+/*
+ * The kernel stopped the tick after the select of @prev when @next, in
+ * the same idle loop, found it stopped and @prev did not.  Only then is
+ * the kernel's tick decision known from the trace.
+ */
+static void tick_agreement(struct replay_cpu *rc, const struct idle_period *prev,
+			   const struct idle_period *next)
+{
+	const struct replay_setup *s = rc->setup;
+	int gi;
+
+	if ((prev->flags & IP_TICK_STOPPED) || !(next->flags & IP_TICK_STOPPED))
+		return;
+	for (gi = 0; gi < s->ngov; gi++) {
+		if (!s->follows[gi] || rc->g[gi].kstop < 0)
+			continue;
+		rc->g[gi].sc.agree_tick_n++;
+		rc->g[gi].sc.agree_tick_same += rc->g[gi].kstop == 1;
+		if (rc->g[gi].kstop != 1 && rc->dis &&
+		    rc->dis->count < rc->dis->limit)
+			report_tick(rc, gi, prev);
+	}
+}
+
+static bool usable(const struct replay_cpu *rc, const struct idle_period *p)
+{
+	return p->state >= 0 && p->state < rc->drv.state_count;
+}
+
+static void step(struct replay_cpu *rc, const struct idle_period *p, s64 gap)
+{
+	int gi;
+
+	idl_env_set_current(&rc->env);
+	for (gi = 0; gi < rc->setup->ngov; gi++)
+		if (rc->setup->follows[gi])
+			follow_one(rc, gi, p, gap);
+	rc->kindex++;
+}
+
+void replay_follow_feed(struct replay_cpu *rc, const struct idle_period *p)
+{
+	if (!rc->setup->nfollow || !usable(rc, p))
+		return;
+	if (rc->khave) {
+		step(rc, &rc->kpend, p->entry_ns >= rc->kpend.exit_ns ?
+		     (s64)(p->entry_ns - rc->kpend.exit_ns) : -1);
+		tick_agreement(rc, &rc->kpend, p);
+	}
+	rc->kpend = *p;
+	rc->khave = true;
+}
+
+void replay_follow_finish(struct replay_cpu *rc)
+{
+	const struct replay_setup *s = rc->setup;
+	int gi;
+
+	if (rc->khave)
+		step(rc, &rc->kpend, -1);
+	rc->khave = false;
+	idl_env_set_current(&rc->env);
+	for (gi = 0; gi < s->ngov; gi++) {
+		if (!rc->g[gi].kattached)
+			continue;
+		idl_governor_detach(&rc->g[gi].kdev, &rc->drv);
+		rc->g[gi].kattached = false;
+	}
+}
+
+int replay_disagree_open(struct replay_disagree *d, FILE *out, u64 limit,
+			 u64 base_ns, struct idl_err *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->out = out;
+	d->limit = limit;
+	d->base_ns = base_ns;
+	d->mem = open_memstream(&d->buf, &d->len);
+	if (!d->mem)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	idl_explain_init(&d->ex, d->mem, "  | ");
+	return 0;
+}
+
+void replay_disagree_close(struct replay_disagree *d)
+{
+	if (d->mem)
+		fclose(d->mem);
+	free(d->buf);
+	d->mem = NULL;
+	d->buf = NULL;
+}
