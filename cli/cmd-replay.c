@@ -168,11 +168,6 @@ static int parse_governors(const char *list, struct replay_opts *o,
 					idl_progname, REPLAY_MAX_GOV);
 				return -1;
 			}
-			if (find_spec(o, spec)) {
-				fprintf(stderr, "%s: governor %s given twice\n",
-					idl_progname, spec);
-				return -1;
-			}
 			if (idl_governor_parse(g, spec, err, sizeof(err))) {
 				if (!defaults) {
 					fprintf(stderr, "%s: %s\n",
@@ -182,6 +177,17 @@ static int parse_governors(const char *list, struct replay_opts *o,
 				idl_warn("governor %s is not built; skipped",
 					 spec);
 			} else {
+				/* "NAME:p=default" is not "NAME", which runs
+				 * with the capture's tunables: keep it apart */
+				if (strchr(spec, ':') && !strchr(g->spec, ':'))
+					snprintf(g->spec, sizeof(g->spec), "%s",
+						 spec);
+				if (find_spec(o, g->spec)) {
+					fprintf(stderr, "%s: governor %s given "
+						"twice\n", idl_progname,
+						g->spec);
+					return -1;
+				}
 				o->gov_has_params[o->ngov++] =
 					strchr(spec, ':') != NULL;
 				n++;

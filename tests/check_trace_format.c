@@ -218,6 +218,85 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/*
+ * The capture's governor tunables, module parameters, event types and
+ * the kernel's counters survive a round trip.  2 CPUs x 3 states of
+ * counters (92 bytes each) still fit the 4096-byte header; 40 CPUs x 3
+ * (11 040 bytes) grow it to the next 4096 multiple, 16384.  Counters are
+ * set before the first period (reserving room) and updated at the end;
+ * more than reserved cannot be stored once a block follows the header.
+ */
+static void counters_trip(int ncpu, uint32_t header_size)
+{
+	struct trace_counter c[120], *e;
+	const struct trace_counter *rc;
+	const struct trace_meta *m;
+	struct trace_meta meta;
+	struct trace_writer *w;
+	struct trace_reader *r;
+	struct idle_period p;
+	struct idl_err err;
+	uint8_t h[16];
+	size_t n = (size_t)ncpu * 3, i, got;
+	FILE *f;
+
+	fill_meta(&meta);
+	strcpy(meta.governor_params, "guest_halt_poll_ns=0,guest_halt_poll_grow=2");
+	strcpy(meta.module_params, "haltpoll.guest_halt_poll_ns=0 cpuidle_haltpoll.force=Y");
+	meta.events_seen = 0x7ffe;
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < n; i++) {
+		c[i].cpu = (uint32_t)(i / 3);
+		c[i].state = (uint32_t)(i % 3);
+		c[i].start[TC_USAGE] = 1000 * i;
+		c[i].start[TC_TIME_US] = UINT64_MAX - i;
+	}
+	w = trace_writer_create(path, &meta, &err);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_writer_set_counters(w, c, n, &err), 0);
+	ck_assert_int_eq(tf_writer_set_block_records(w, 1), 0);
+	make_period(0, 0, &p);
+	ck_assert_int_eq(trace_writer_add(w, &p, &err), 0);
+	for (i = 0; i < n; i++)
+		c[i].end[TC_USAGE] = 1000 * i + 7;
+	/* more than reserved, once periods follow the header: refused */
+	ck_assert_int_eq(trace_writer_set_counters(w, c, n + 1, &err), -1);
+	ck_assert_int_eq(trace_writer_set_counters(w, c, n, &err), 0);
+	ck_assert_int_eq(trace_writer_close(w, &err), 0);
+
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(h, 1, sizeof(h), f), sizeof(h));
+	fclose(f);
+	ck_assert_uint_eq(h[12] | h[13] << 8 | h[14] << 16, header_size);
+	r = trace_reader_open(path, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	m = trace_reader_meta(r);
+	ck_assert_str_eq(m->governor_params,
+			 "guest_halt_poll_ns=0,guest_halt_poll_grow=2");
+	ck_assert_str_eq(m->module_params,
+			 "haltpoll.guest_halt_poll_ns=0 cpuidle_haltpoll.force=Y");
+	ck_assert_uint_eq(m->events_seen, 0x7ffe);
+	rc = trace_reader_counters(r, &got);
+	ck_assert_uint_eq(got, n);
+	for (i = 0; i < n; i++) {
+		e = &c[i];
+		ck_assert_uint_eq(rc[i].cpu, e->cpu);
+		ck_assert_uint_eq(rc[i].state, e->state);
+		ck_assert_uint_eq(rc[i].start[TC_TIME_US], UINT64_MAX - i);
+		ck_assert_uint_eq(rc[i].end[TC_USAGE], 1000 * i + 7);
+	}
+	ck_assert_int_eq(trace_reader_next(r, -1, &p, &err), 1);
+	trace_reader_close(r);
+}
+
+START_TEST(test_capture_metadata)
+{
+	counters_trip(1, 4096);
+	counters_trip(40, 16384);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	struct trace_reader *r;
@@ -665,6 +744,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_crc32);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_capture_metadata);
 	tcase_add_test(tc, test_atomic);
 	tcase_add_test(tc, test_truncate_every_byte);
 	tcase_add_test(tc, test_bit_flips);

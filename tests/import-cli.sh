@@ -99,6 +99,23 @@ if command -v trace-cmd >/dev/null 2>&1; then
 		bad "dat vs report: sleep_exact $a vs $b"
 fi
 
+# --governor: the live governor and all its tunables are stored; an
+# unknown governor or parameter, or the oracle, is refused (exit 2,
+# nothing written).
+imp "$FX/haltpoll-live.txt" -o "$T/g.idl" --machine vm-haltpoll \
+	--governor haltpoll:guest_halt_poll_ns=0 || bad "--governor: $(cat "$T/err")"
+"$IDLELAB" info "$T/g.idl" | grep -q '^governor: *haltpoll$' ||
+	bad "--governor: name not stored"
+"$IDLELAB" info "$T/g.idl" | grep -q '^tunables: *guest_halt_poll_ns=0,guest_halt_poll_shrink=2,guest_halt_poll_grow=2,guest_halt_poll_grow_start=50000,guest_halt_poll_allow_shrink=1$' ||
+	bad "--governor: tunables: $("$IDLELAB" info "$T/g.idl" | grep tunables)"
+for g in nosuch haltpoll:nosuch=1 haltpoll:guest_halt_poll_ns=x oracle; do
+	imp "$FX/haltpoll-live.txt" -o "$T/g2.idl" --machine vm-haltpoll \
+		--governor "$g"
+	[ $? -eq 2 ] || bad "--governor $g: exit status"
+	grep -q -e '--governor: ' "$T/err" || bad "--governor $g: $(cat "$T/err")"
+	[ -e "$T/g2.idl" ] && bad "--governor $g: output written"
+done
+
 # Refusal without a C-state table, exit 2.
 imp "$FX/ftrace-nsec.txt" -o "$T/x.idl"
 [ $? -eq 2 ] || bad "no table: exit status"

@@ -119,6 +119,44 @@ grep -q '^cpu 1 ' "$tmp/ex" && bad "--explain printed another CPU"
 grep -q '^  oracle .*oracle .*: same' "$tmp/ex" && ok "--explain shows the oracle" \
 	|| bad "--explain oracle line"
 
+# The governor live at capture and agreement with the kernel, on a
+# fixture under haltpoll with guest_halt_poll_ns=0 (3 entries: 1, 1, 0).
+# haltpoll never polls without a window: with the capture's tunables it
+# chooses 1, 1, 1: entries 0 and 1 agree, entry 2 (at +0.4 ms) does not.
+# With guest_halt_poll_ns=200000 it would grow a window after the first
+# 100 us halt and poll at entry 1: that column is not the live one.
+FXI=${top_srcdir:-.}/tests/fixtures/import
+"$IDLELAB" import -q "$FXI/haltpoll-live.txt" -o "$tmp/hp.idl" \
+	--machine vm-haltpoll --hz 250 \
+	--governor haltpoll:guest_halt_poll_ns=0 || bad "import --governor"
+"$IDLELAB" replay -g haltpoll,haltpoll:guest_halt_poll_ns=200000 \
+	--disagreements 5 "$tmp/hp.idl" >"$tmp/hp.txt" 2>&1 || bad "replay live"
+grep -q '^  live governor haltpoll: tunables guest_halt_poll_ns=0,.*; the capture.s tunables in haltpoll$' \
+	"$tmp/hp.txt" && ok "header: the capture's tunables" ||
+	bad "header: $(grep 'live governor' "$tmp/hp.txt")"
+grep -q '^disagreement 1: cpu 0 entry 2 at +0.000400000 s: kernel 0 POLL, haltpoll 1 haltpoll idle (stop tick)$' \
+	"$tmp/hp.txt" && ok "--disagreements names entry 2" ||
+	bad "--disagreements: $(grep -A3 '^disagreement' "$tmp/hp.txt")"
+[ "$(grep -c '^disagreement ' "$tmp/hp.txt")" = 1 ] || bad "one disagreement"
+grep -q 'inputs: sleep_length 9223372036854775807 ns (estimated)' \
+	"$tmp/hp.txt" || bad "--disagreements: inputs line"
+"$IDLELAB" replay -g haltpoll,haltpoll:guest_halt_poll_ns=200000 \
+	--format json -o "$tmp/hp.json" "$tmp/hp.idl" || bad "replay live json"
+if python3 - "$tmp/hp.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["replay"]["traces"][0]
+a = t["governors"]["haltpoll"]
+b = t["governors"]["haltpoll:guest_halt_poll_ns=200000"]
+assert t["live_governor"] == "haltpoll"
+assert a["live_at_capture"] and a["capture_tunables"]
+assert a["tunables"].startswith("guest_halt_poll_ns=0,"), a["tunables"]
+assert (a["agreement_entries"], a["agreement_same"]) == (3, 2)
+assert abs(a["agreement_pct"] - 200 / 3) < 1e-6
+assert not b["live_at_capture"] and b["agreement_entries"] == 0
+PY
+then ok "JSON: live column, tunables, 2 of 3 entries"
+else bad "JSON: live column"; fi
+
 # A real trace written by `idlelab synth`, if available: -j determinism.
 if "$IDLELAB" synth --help >/dev/null 2>&1; then
 	if "$IDLELAB" synth -o "$tmp/s.idl" --machine skl --cpus 3 \

@@ -133,5 +133,51 @@ has "$tmp/out" "warning: damaged trace"
 # the cut falls in CPU 1's block: CPU 0's 100 periods are still read
 has "$tmp/out" "periods: 100 read, 200 in metadata"
 
+# The kernel's counters against the trace, on a trace written from the
+# format description (tests/trace-writer.py), not by idlelab: CPU 0 has
+# four 1 ms periods in state 1 and its counters grew by 4 entries and
+# 4000 us; CPU 1 has no period but the kernel counted 500 entries and
+# 900 ms (its events never reached the trace): only that row is flagged.
+cat >"$tmp/ctr.json" <<'JSON'
+{"meta": {"kernel": "test", "governor": "menu", "hz": 250, "nr_cpus": 2},
+ "states": [{"name": "POLL", "exit_latency_ns": 0, "target_residency_ns": 0,
+             "flags": 1},
+            {"name": "C1", "exit_latency_ns": 1000,
+             "target_residency_ns": 1000}],
+ "periods": [
+  {"cpu": 0, "entry": 1000000000, "exit": 1001000000, "sleep": 5000000,
+   "dtick": 3000000, "state": 1, "cause": 4},
+  {"cpu": 0, "entry": 1002000000, "exit": 1003000000, "sleep": 5000000,
+   "dtick": 3000000, "state": 1, "cause": 4},
+  {"cpu": 0, "entry": 1004000000, "exit": 1005000000, "sleep": 5000000,
+   "dtick": 3000000, "state": 1, "cause": 4},
+  {"cpu": 0, "entry": 1006000000, "exit": 1007000000, "sleep": 5000000,
+   "dtick": 3000000, "state": 1, "cause": 4}],
+ "counters": [
+  {"cpu": 0, "state": 0, "start": [7, 0, 0, 0, 0], "end": [7, 0, 0, 0, 0]},
+  {"cpu": 0, "state": 1, "start": [100, 5000, 0, 0, 0],
+   "end": [104, 9000, 0, 0, 0]},
+  {"cpu": 1, "state": 0, "start": [0, 0, 0, 0, 0], "end": [0, 0, 0, 0, 0]},
+  {"cpu": 1, "state": 1, "start": [0, 0, 0, 0, 0],
+   "end": [500, 900000, 0, 0, 0]}]}
+JSON
+if python3 "$top_srcdir/tests/trace-writer.py" "$tmp/ctr.idl" "$tmp/ctr.json"; then
+	expect 0 "$IDLELAB" info "$tmp/ctr.idl"
+	has "$tmp/out" "     0 C1                     4         4        4.0        4.0      0      0      0      0"
+	has "$tmp/out" "     1 C1                     0       500        0.0      900.0      0      0      0      0  !"
+	[ "$(grep -c '  !$' "$tmp/out")" = 1 ] || { echo "FAIL: one flagged row"; fails=$((fails + 1)); }
+	has "$tmp/err" "CPU 1 state C1: the trace has 0 entries (0.0 ms), the kernel counted 500 (900.0 ms): events were lost or never reached the trace buffer"
+	expect 0 "$IDLELAB" info "$tmp/ctr.idl" --format json
+	python3 -c '
+import json, sys
+c = json.load(sys.stdin)["counters"]
+assert [x["flagged"] for x in c] == [False, False, False, True], c
+assert c[1]["kernel"]["usage"] == 4 and c[1]["trace"]["time_us"] == 4000
+assert c[3]["kernel"]["time_us"] == 900000' <"$tmp/out" ||
+		{ echo "FAIL: info --format json counters"; fails=$((fails + 1)); }
+else
+	echo "FAIL: trace-writer.py"; fails=$((fails + 1))
+fi
+
 [ "$fails" = 0 ] || exit 1
 echo "synth-info-cli: all passed"

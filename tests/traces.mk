@@ -11,7 +11,7 @@ tests_check_synth_SOURCES = tests/check_synth.c
 tests_check_synth_CFLAGS = $(UNIT_CFLAGS)
 tests_check_synth_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_synth tests/synth-info-cli.sh
-EXTRA_DIST += tests/synth-info-cli.sh
+EXTRA_DIST += tests/synth-info-cli.sh tests/trace-writer.py
 
 # Import and record (helper tracein).
 check_PROGRAMS += tests/check_model
@@ -20,3 +20,12 @@ tests_check_model_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_model tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
+
+# Replay fidelity on fresh captures of this host (root only).  It
+# switches the governor, as live-root.sh does: never both at once.
+check_PROGRAMS += tests/idle-workload
+tests_idle_workload_SOURCES = tests/idle-workload.c
+tests_idle_workload_LDADD = -lm
+TESTS += tests/fidelity-root.sh
+EXTRA_DIST += tests/fidelity-root.sh
+tests/fidelity-root.log: tests/live-root.log

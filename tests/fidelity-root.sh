@@ -1,0 +1,141 @@
+#!/bin/sh
+# Replay fidelity on fresh captures of this host (root, tracefs and a
+# cpuidle driver, else SKIP): under each governor the host offers and
+# idlelab has, four workloads (idle, a 1 ms periodic timer, random sleeps
+# of about 500 us, a pipe ping-pong every 200 us) are captured twice:
+# by idlelab record, and as plain tracefs text with a reduced event set
+# (no sched_switch) imported with --governor.  Replaying each capture
+# with the governor that was live must choose the recorded state for at
+# least 99.5% of the entries of every capture of 1000 entries or more,
+# and disagree at most once on the idle ones (doc/scoring.md).  The
+# governor is restored on every exit.  FIDELITY_SECONDS sets the length
+# of each capture (default 5).
+set -u
+: "${IDLELAB:=./idlelab}" "${top_builddir:=.}"
+WORKLOAD=$top_builddir/tests/idle-workload
+SYS=/sys/devices/system/cpu
+TR=/sys/kernel/tracing
+D=${FIDELITY_SECONDS:-5}
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+[ -n "$(cat $SYS/cpuidle/current_driver 2>/dev/null)" ] ||
+	{ echo "SKIP: no cpuidle driver"; exit 77; }
+if [ ! -d $TR/instances ]; then
+	mount -t tracefs nodev $TR 2>/dev/null ||
+		{ echo "SKIP: no tracefs"; exit 77; }
+fi
+[ -w $SYS/cpuidle/current_governor ] ||
+	{ echo "SKIP: the governor cannot be switched"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+
+T=$(mktemp -d)
+G0=$(cat $SYS/cpuidle/current_governor)
+INST=
+# Never leave the host changed: the governor back, our instance gone.
+restore() {
+	[ -n "$INST" ] && [ -d "$INST" ] && rmdir "$INST" 2>/dev/null
+	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
+		echo "$G0" > $SYS/cpuidle/current_governor
+	rm -rf "$T"
+}
+trap restore EXIT
+trap 'exit 1' INT TERM HUP
+# A live session (idlelab live) must not switch governors under us.
+RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
+mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 600 9 ||
+	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
+
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# The reduced event set of a user's plain capture: no sched_switch.
+EVENTS="power/cpu_idle power/cpu_idle_miss timer/hrtimer_start
+	timer/hrtimer_cancel timer/hrtimer_expire_entry timer/tick_stop
+	timer/timer_start timer/timer_cancel timer/timer_expire_entry
+	irq/irq_handler_entry irq/softirq_entry ipi/ipi_send_cpu
+	ipi/ipi_send_cpumask sched/sched_wakeup"
+
+# text_capture OUT WORKLOAD...: a private instance, tracefs text.
+text_capture() {
+	out=$1
+	shift
+	INST=$TR/instances/idlelab-fidelity-$$
+	mkdir "$INST" || return 1
+	echo 0 > "$INST/tracing_on"
+	for e in $EVENTS; do
+		[ -e "$INST/events/$e/enable" ] && echo 1 > "$INST/events/$e/enable"
+	done
+	echo 16384 > "$INST/buffer_size_kb"
+	echo 1 > "$INST/tracing_on"
+	"$@"
+	echo 0 > "$INST/tracing_on"
+	cat "$INST/trace" > "$out"
+	rmdir "$INST"
+	INST=
+}
+
+# The live tunables, as a user reads them from /sys/module.
+spec_of() {
+	s=$1 sep=:
+	for p in /sys/module/$1/parameters/*; do
+		[ -r "$p" ] || continue
+		v=$(cat "$p")
+		case $v in Y) v=1 ;; N) v=0 ;; esac
+		s="$s$sep${p##*/}=$v"
+		sep=,
+	done
+	echo "$s"
+}
+
+# check NAME TRACE GOVERNOR: replay, read the agreement, assert.
+check() {
+	"$IDLELAB" replay -g "$3" --format json -o "$T/r.json" "$2" \
+		2>"$T/err" || { bad "$1: replay: $(cat "$T/err")"; return; }
+	set -- "$1" $(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["replay"]["traces"][0]
+g = t["governors"][sys.argv[2]]
+print(g["agreement_entries"], g["agreement_same"])' "$T/r.json" "$3")
+	n=$2 same=$3
+	[ "$n" -gt 0 ] || { bad "$1: no agreement measured"; return; }
+	pct=$(python3 -c "print('%.2f' % (100.0 * $same / $n if $n else 0))")
+	printf '  %-26s %7d entries %7s%% same\n' "$1" "$n" "$pct"
+	case $1 in
+	idle-*) [ $((n - same)) -le 1 ] ||
+		bad "$1: $((n - same)) disagreements on an idle capture" ;;
+	*)	[ "$n" -lt 1000 ] ||
+		python3 -c "import sys; sys.exit(0 if $same * 1000 >= $n * 995 else 1)" ||
+		bad "$1: agreement $pct% < 99.5% ($same of $n)" ;;
+	esac
+}
+
+run_workloads() {
+	gov=$1
+	for w in "idle $D" "periodic 1000 $D" "random 500 $D" "pingpong 200 $D"; do
+		name=${w%% *}-$gov
+		echo "$gov" > $SYS/cpuidle/current_governor
+		"$IDLELAB" record -q -o "$T/$name.rec.idl" -- $WORKLOAD $w \
+			2>"$T/err" || { bad "$name: record: $(cat "$T/err")"; continue; }
+		text_capture "$T/$name.txt" $WORKLOAD $w ||
+			{ bad "$name: text capture"; continue; }
+		[ "$(cat $SYS/cpuidle/current_governor)" = "$gov" ] ||
+			{ bad "$name: the governor changed during the capture"; continue; }
+		"$IDLELAB" import -q "$T/$name.txt" -o "$T/$name.idl" \
+			--states "$T/host.tbl" --governor "$(spec_of $gov)" \
+			2>"$T/err" || { bad "$name: import: $(cat "$T/err")"; continue; }
+		check "$name (record)" "$T/$name.rec.idl" "$gov"
+		check "$name (text)" "$T/$name.idl" "$gov"
+	done
+}
+
+"$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 ||
+	{ echo "SKIP: cannot read this machine's C-state table"; exit 77; }
+ran=0
+for gov in $(cat $SYS/cpuidle/available_governors); do
+	"$IDLELAB" decide --help | grep -q "^  $gov (" || continue
+	echo "$gov:"
+	run_workloads "$gov"
+	ran=1
+done
+[ $ran = 1 ] || { echo "SKIP: no governor idlelab has"; exit 77; }
+exit $fail

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Small workloads that make a CPU go idle in known patterns, for the
+ * live fidelity test (tests/fidelity-root.sh):
+ *
+ *   idle-workload idle DURATION             nothing (sleep)
+ *   idle-workload periodic US DURATION      a timer every US on CPU 0
+ *   idle-workload random US DURATION        sleeps of mean US on CPU 0
+ *   idle-workload pingpong US DURATION      a byte bounced through two
+ *                                           pipes between CPU 0 and 1,
+ *                                           US apart
+ *
+ * DURATION is in seconds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (unsigned long long)t.tv_sec * 1000000000ULL +
+	       (unsigned long long)t.tv_nsec;
+}
+
+static void ns_sleep_until(unsigned long long ns)
+{
+	struct timespec t = { (time_t)(ns / 1000000000ULL),
+			      (long)(ns % 1000000000ULL) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
+	       EINTR)
+		;
+}
+
+static void ns_sleep(unsigned long long ns)
+{
+	ns_sleep_until(now_ns() + ns);
+}
+
+/* Pin to @cpu if it exists (one-CPU machines stay where they are). */
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int periodic(unsigned long long us, unsigned long long end)
+{
+	unsigned long long t = now_ns();
+
+	pin(0);
+	while ((t += us * 1000) < end)
+		ns_sleep_until(t);
+	return 0;
+}
+
+/* Exponential sleeps from a fixed seed: the same pattern every run. */
+static int random_sleeps(unsigned long long us, unsigned long long end)
+{
+	unsigned int seed = 1;
+
+	pin(0);
+	while (now_ns() < end) {
+		double u = (rand_r(&seed) + 1.0) / ((double)RAND_MAX + 2.0);
+
+		ns_sleep((unsigned long long)(-log(u) * (double)us * 1000.0));
+	}
+	return 0;
+}
+
+static int pingpong(unsigned long long us, unsigned long long end)
+{
+	int to[2], from[2];
+	char c = 'x';
+	pid_t pid;
+
+	if (pipe(to) || pipe(from))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		pin(1);
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	pin(0);
+	close(to[0]);
+	close(from[1]);
+	while (now_ns() < end) {
+		ns_sleep(us * 1000);
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			break;
+	}
+	close(to[1]);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: idle-workload idle SECONDS\n"
+		"       idle-workload periodic|random|pingpong US SECONDS\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long us, end;
+	double secs;
+
+	if (argc == 3 && !strcmp(argv[1], "idle")) {
+		secs = atof(argv[2]);
+		if (secs <= 0)
+			return usage();
+		ns_sleep((unsigned long long)(secs * 1e9));
+		return 0;
+	}
+	if (argc != 4)
+		return usage();
+	us = strtoull(argv[2], NULL, 10);
+	secs = atof(argv[3]);
+	if (!us || secs <= 0)
+		return usage();
+	end = now_ns() + (unsigned long long)(secs * 1e9);
+	if (!strcmp(argv[1], "periodic"))
+		return periodic(us, end);
+	if (!strcmp(argv[1], "random"))
+		return random_sleeps(us, end);
+	if (!strcmp(argv[1], "pingpong"))
+		return pingpong(us, end);
+	return usage();
+}
