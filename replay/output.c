@@ -690,7 +690,7 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 			 NULL, 0);
 		text_row(f, tr, "  same state as recorded %", "agreement_pct",
 			 NULL, 2);
-		text_row(f, tr, "  kernel tick stops also allowed %",
+		text_row(f, tr, "  same tick stop %",
 			 "agreement_tick_pct", NULL, 2);
 		if (tr->setup.miss_recorded)
 			text_row(f, tr, "  same miss class %",

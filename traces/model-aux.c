@@ -51,8 +51,9 @@ void model_print_missing(const struct model *m, FILE *f)
 		fprintf(f, "no ipi_send events: IPI wakeups show as "
 			"sched or unknown\n");
 	if (!n[EV_SCHED_SWITCH])
-		fprintf(f, "no sched_switch events: idle-loop boundaries "
-			"unknown, tick-stopped flag never reset\n");
+		fprintf(f, "no sched_switch events: idle-loop ends taken "
+			"from need-resched flags, wakeups and the tick "
+			"handler\n");
 	if (!n[EV_TICK_STOP])
 		fprintf(f, "no tick_stop events: tick-stopped flag never "
 			"set\n");
