@@ -77,7 +77,7 @@ static void warn_check(const struct trace_meta *m,
 	const char *name = (int)c->state < m->table.count ?
 			   m->table.states[c->state].name : "?";
 
-	if (c->entries_off || c->time_off)
+	if (c->entries_off)
 		idl_warn("CPU %u state %s: the trace has %" PRIu64 " entries "
 			 "(%.1f ms), the kernel counted %" PRIu64 " (%.1f ms): "
 			 "events were lost or never reached the trace buffer",

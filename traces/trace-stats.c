@@ -61,10 +61,10 @@ int trace_stats_scan(struct trace_reader *r, struct trace_stats *s,
 /*
  * The counters are read just before tracing starts and just after it
  * stops, and the first and last periods of a CPU are not in the trace
- * (partial), so small differences are expected: a few entries and, for
- * the time, the partial periods, which can be long on a quiet CPU.
- * Entries and misses may differ by 2 + 1%; the time only flags a CPU
- * whose trace holds less than half the kernel's idle time.
+ * (partial), so small differences are expected: a few entries, and the
+ * time of the partial periods, which can be seconds on a quiet CPU.
+ * Entries and misses may differ by 2 + 1%; the time is shown, not
+ * judged.
  */
 static bool off_by(uint64_t t, uint64_t k, uint64_t slack)
 {
@@ -95,10 +95,9 @@ size_t trace_counters_check(const struct trace_counter *c, size_t n,
 		o->trace[TC_BELOW] = t->below;
 		o->trace[TC_REJECTED] = 0;	/* not traced */
 		o->entries_off = off_by(t->entries, o->kernel[TC_USAGE], 2);
-		o->time_off = 2 * o->trace[TC_TIME_US] < o->kernel[TC_TIME_US];
 		o->miss_off = off_by(t->above, o->kernel[TC_ABOVE], 2) ||
 			      off_by(t->below, o->kernel[TC_BELOW], 2);
-		o->flagged = o->entries_off || o->time_off || o->miss_off;
+		o->flagged = o->entries_off || o->miss_off;
 		flagged += o->flagged;
 	}
 	return flagged;

@@ -38,7 +38,7 @@ struct trace_counter_check {
 	uint32_t	cpu, state;
 	uint64_t	trace[TC_NR], kernel[TC_NR];	/* TC_* */
 	bool		flagged;
-	bool		entries_off, time_off, miss_off;
+	bool		entries_off, miss_off;
 };
 
 /* Fill @out (room for @n, the number of counters of @r) after a scan;
