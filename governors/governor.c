@@ -17,37 +17,43 @@
 #include <idlelab/governor.h>
 
 #include "explain.h"
-#include "governors/gov-list.h"
-#include "registry.h"
 
 /* The environment the kernel helpers of governor.h answer from. */
 __thread struct idl_env *idl_current_env;
 
-/*
- * Every governor idlelab may contain, in the order they are listed; only
- * those whose source is built (gov-list.h) are referenced.
- */
-static const struct idl_governor_ops *const registered[] = {
-#ifdef IDL_HAVE_GOV_MENU
-	&idl_gov_menu,
-#endif
-#ifdef IDL_HAVE_GOV_TEO
-	&idl_gov_teo,
-#endif
-#ifdef IDL_HAVE_GOV_LADDER
-	&idl_gov_ladder,
-#endif
-#ifdef IDL_HAVE_GOV_HALTPOLL
-	&idl_gov_haltpoll,
-#endif
-#ifdef IDL_HAVE_GOV_ORACLE
-	&idl_gov_oracle,
-#endif
-	NULL,
+/* The built-in governors: one line each in governors/Makefile.inc. */
+#define IDL_GOVERNOR(sym) extern const struct idl_governor_ops sym;
+#include "governors/gov-list.h"
+#undef IDL_GOVERNOR
+#define IDL_GOVERNOR(sym) &sym,
+static const struct idl_governor_ops *const builtin[] = {
+#include "governors/gov-list.h"
 };
+#undef IDL_GOVERNOR
+
+#define NR_BUILTIN	(sizeof(builtin) / sizeof(builtin[0]))
+
+/*
+ * The one list of governors: the built-in ones in their order, then the
+ * ones registered at run time (plugins), NULL-terminated.
+ */
+static const struct idl_governor_ops *registered[IDL_MAX_GOVERNORS + 1];
+static size_t nr_registered;
+
+static void init_list(void)
+{
+	size_t i;
+
+	if (nr_registered)
+		return;
+	for (i = 0; i < NR_BUILTIN && i < IDL_MAX_GOVERNORS; i++)
+		registered[i] = builtin[i];
+	nr_registered = i;
+}
 
 const struct idl_governor_ops *const *idl_governor_list(void)
 {
+	init_list();
 	return registered;
 }
 
@@ -55,10 +61,38 @@ const struct idl_governor_ops *idl_governor_find(const char *name)
 {
 	const struct idl_governor_ops *const *g;
 
-	for (g = registered; *g; g++)
+	for (g = idl_governor_list(); *g; g++)
 		if (!strcmp((*g)->name, name))
 			return *g;
 	return NULL;
+}
+
+int idl_governor_register(const struct idl_governor_ops *ops, char *err,
+			  size_t errlen)
+{
+	init_list();
+	if (!ops->name || !ops->name[0] || !ops->select) {
+		snprintf(err, errlen, "a governor needs a name and select()");
+		return -1;
+	}
+	if (strchr(ops->name, ':') || strchr(ops->name, ',') ||
+	    strchr(ops->name, '=')) {
+		snprintf(err, errlen, "governor name '%s': ':', ',' and '=' "
+			 "separate specs", ops->name);
+		return -1;
+	}
+	if (idl_governor_find(ops->name)) {
+		snprintf(err, errlen, "a governor named '%s' is already "
+			 "registered", ops->name);
+		return -1;
+	}
+	if (nr_registered == IDL_MAX_GOVERNORS) {
+		snprintf(err, errlen, "at most %d governors",
+			 IDL_MAX_GOVERNORS);
+		return -1;
+	}
+	registered[nr_registered++] = ops;
+	return 0;
 }
 
 /* "a, b, c" into @buf. */
@@ -68,9 +102,9 @@ static void list_governors(char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (g = registered; *g && n < len; g++)
+	for (g = idl_governor_list(); *g && n < len; g++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      g == registered ? "" : ", ", (*g)->name);
+				      n ? ", " : "", (*g)->name);
 }
 
 static void list_params(const struct idl_governor_ops *ops, char *buf,
@@ -199,7 +233,7 @@ int idl_governor_parse(struct idl_governor *gov, const char *spec,
 	int i;
 
 	memset(gov, 0, sizeof(*gov));
-	for (g = registered; *g; g++)
+	for (g = idl_governor_list(); *g; g++)
 		if (strlen((*g)->name) == nlen &&
 		    !strncmp((*g)->name, spec, nlen))
 			break;

@@ -13,7 +13,6 @@
 
 #include <idlelab/governor.h>
 
-#include "registry.h"
 
 /* The module parameters, in the order of haltpoll_params[]. */
 enum {

@@ -17,7 +17,6 @@
 
 #include <idlelab/governor.h>
 
-#include "registry.h"
 
 #define PROMOTION_COUNT		4
 #define DEMOTION_COUNT		1

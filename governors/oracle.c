@@ -7,7 +7,6 @@
 #include <idlelab/governor.h>
 
 #include "oracle.h"
-#include "registry.h"
 
 struct oracle_device {
 	idl_oracle_cost_fn	cost;

@@ -171,6 +171,52 @@ START_TEST(registry)
 }
 END_TEST
 
+static int first_state(struct cpuidle_driver *d, struct cpuidle_device *v,
+		       bool *stop_tick)
+{
+	(void)d;
+	(void)v;
+	(void)stop_tick;
+	return 0;
+}
+
+/*
+ * Run-time registration (plugins): the built-in order stays, the new
+ * governor comes last and is found and parsed by name; a name taken, a
+ * name with a spec separator, or no select() is refused.
+ */
+START_TEST(registry_extend)
+{
+	static const struct idl_governor_ops mine = {
+		.name = "first", .select = first_state,
+	};
+	static const struct idl_governor_ops dup = {
+		.name = "menu", .select = first_state,
+	}, colon = { .name = "a:b", .select = first_state },
+	   noselect = { .name = "nosel" };
+	const struct idl_governor_ops *const *g;
+	struct idl_governor gov;
+	char err[256];
+	int n = 0;
+
+	ck_assert_int_eq(idl_governor_register(&mine, err, sizeof(err)), 0);
+	g = idl_governor_list();
+	ck_assert_str_eq(g[0]->name, "menu");
+	while (g[n + 1])
+		n++;
+	ck_assert_ptr_eq(g[n], &mine);
+	ck_assert_ptr_eq(idl_governor_find("first"), &mine);
+	ck_assert_int_eq(idl_governor_parse(&gov, "first", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(idl_governor_register(&mine, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "a governor named 'first' is already registered");
+	ck_assert_int_eq(idl_governor_register(&dup, err, sizeof(err)), -1);
+	ck_assert_int_eq(idl_governor_register(&colon, err, sizeof(err)), -1);
+	ck_assert_int_eq(idl_governor_register(&noselect, err, sizeof(err)),
+			 -1);
+}
+END_TEST
+
 static void parse_ok(const char *spec, const char *canon)
 {
 	struct idl_governor gov;
@@ -324,6 +370,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, account_nearest_not_fitting);
 	tcase_add_test(tc, reject);
 	tcase_add_test(tc, registry);
+	tcase_add_test(tc, registry_extend);
 	tcase_add_test(tc, parse);
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, parse_unknown_governor);

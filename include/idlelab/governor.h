@@ -248,9 +248,17 @@ void idl_explain_printf(struct idl_explain *ex, const char *fmt, ...)
 			idl_explain_printf((dev)->explain, __VA_ARGS__); \
 	} while (0)
 
-/* Registry */
+/*
+ * Registry: the built-in governors, then those registered at run time
+ * (plugins), in one NULL-terminated list.  idl_governor_register()
+ * refuses a name already taken or holding ':' ',' '=' (-1, message in
+ * @err).  Not thread-safe: register before replaying.
+ */
+#define IDL_MAX_GOVERNORS	64
 const struct idl_governor_ops *idl_governor_find(const char *name);
 const struct idl_governor_ops *const *idl_governor_list(void);
+int idl_governor_register(const struct idl_governor_ops *ops, char *err,
+			  size_t errlen);
 
 /*
  * Parse "NAME[:param=value,...]" into @gov.  On error returns -1 and writes
