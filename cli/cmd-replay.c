@@ -38,6 +38,8 @@ static void usage(FILE *f)
 "      --merge-gap NS     merge recorded tick/poll-limit wakeups followed by a\n"
 "                         re-entry within NS (default %d)\n"
 "  -j, --jobs N           threads over CPUs and traces (results do not depend on N)\n"
+"      --plugin-timeout S a plugin's column that makes no progress for S\n"
+"                         seconds is stopped (default 10)\n"
 "      --format FMT       text (default), csv or json\n"
 "      --per-cpu          csv/json: add per-CPU results\n"
 "      --disagreements N  list the first N recorded entries where the live\n"
@@ -203,7 +205,7 @@ static int parse_governors(const char *list, struct replay_opts *o,
 enum {
 	OPT_MACHINE = 256, OPT_STATES, OPT_DISABLE, OPT_LATENCY, OPT_HZ,
 	OPT_FORMAT, OPT_EXPLAIN, OPT_PER_CPU, OPT_MERGE_GAP, OPT_SYNTH,
-	OPT_DISAGREE,
+	OPT_DISAGREE, OPT_PLUGIN_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -219,6 +221,7 @@ static const struct option long_opts[] = {
 	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 	{ "explain", required_argument, NULL, OPT_EXPLAIN },
 	{ "disagreements", required_argument, NULL, OPT_DISAGREE },
+	{ "plugin-timeout", required_argument, NULL, OPT_PLUGIN_TIMEOUT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "synthetic", required_argument, NULL, OPT_SYNTH },
 	{ "help", no_argument, NULL, 'h' },
@@ -313,6 +316,11 @@ static int parse_opt(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_EXPLAIN:
 		return parse_explain(arg, o);
+	case OPT_PLUGIN_TIMEOUT:
+		if (parse_ll("--plugin-timeout", arg, 1, &v) || v > 86400)
+			return -1;
+		o->plugin_timeout = (unsigned int)v;
+		return 0;
 	case OPT_DISAGREE:
 		if (parse_ll("--disagreements", arg, 1, &v))
 			return -1;
@@ -485,6 +493,13 @@ int cmd_replay(int argc, char **argv)
 		if (run.tr[opt].damage[0])
 			idl_warn("%s", run.tr[opt].damage); /* names the file */
 	ret = write_output(&c, &run) ? IDL_EXIT_FAILURE : IDL_EXIT_OK;
+	/* a plugin that failed: the others' numbers are out, and it says */
+	for (opt = 0; opt < REPLAY_MAX_GOV; opt++)
+		if (run.failed[opt]) {
+			fprintf(stderr, "%s: plugin %s\n", idl_progname,
+				run.failed[opt]);
+			ret = IDL_EXIT_FAILURE;
+		}
 	replay_run_free(&run);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <idlelab/governor.h>
 
 #include "explain.h"
+#include "plugin.h"
 
 /* The environment the kernel helpers of governor.h answer from. */
 __thread struct idl_env *idl_current_env;
@@ -222,21 +223,44 @@ static int make_spec(struct idl_governor *gov, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_params(struct idl_governor *gov, const char *spec,
+			const char *colon, char *err, size_t errlen);
+
+/* "./x.so[:params]": load the plugin, then parse as usual. */
+static int parse_plugin(struct idl_governor *gov, const char *spec,
+			size_t nlen, char *err, size_t errlen)
+{
+	const struct idl_governor_ops *ops;
+	char path[IDL_GOV_SPEC_LEN];
+
+	if (nlen >= sizeof(path)) {
+		snprintf(err, errlen, "plugin path too long");
+		return -1;
+	}
+	memcpy(path, spec, nlen);
+	path[nlen] = '\0';
+	if (idl_plugin_load(path, &ops, err, errlen))
+		return -1;
+	gov->ops = ops;
+	return parse_params(gov, spec, nlen < strlen(spec) ? spec + nlen :
+			    NULL, err, errlen);
+}
+
 int idl_governor_parse(struct idl_governor *gov, const char *spec,
 		       char *err, size_t errlen)
 {
 	const struct idl_governor_ops *const *g;
 	const char *colon = strchr(spec, ':');
 	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-	const char *item, *next;
 	char names[256];
-	int i;
 
 	memset(gov, 0, sizeof(*gov));
 	for (g = idl_governor_list(); *g; g++)
 		if (strlen((*g)->name) == nlen &&
 		    !strncmp((*g)->name, spec, nlen))
 			break;
+	if (!*g && idl_plugin_path(spec, nlen))
+		return parse_plugin(gov, spec, nlen, err, errlen);
 	if (!*g) {
 		list_governors(names, sizeof(names));
 		snprintf(err, errlen, "unknown governor '%.*s' (governors: %s)",
@@ -244,6 +268,15 @@ int idl_governor_parse(struct idl_governor *gov, const char *spec,
 		return -1;
 	}
 	gov->ops = *g;
+	return parse_params(gov, spec, colon, err, errlen);
+}
+
+static int parse_params(struct idl_governor *gov, const char *spec,
+			const char *colon, char *err, size_t errlen)
+{
+	const char *item, *next;
+	int i;
+
 	if (nr_params(gov->ops) > IDL_GOV_MAX_PARAMS) {
 		snprintf(err, errlen, "%s: too many parameters",
 			 gov->ops->name);

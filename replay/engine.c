@@ -37,6 +37,8 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 	for (gi = 0; gi < s->ngov; gi++) {
 		struct cpuidle_device *dev = &rc->g[gi].dev;
 
+		if (s->skip[gi])
+			continue;
 		dev->cpu = cpu;
 		for (i = 0; i < s->table.count; i++) {
 			const struct cstate *c = &s->table.states[i];
@@ -396,7 +398,8 @@ static void process(struct replay_cpu *rc)
 	if (__builtin_expect(pc.explain, 0))
 		explain_period(rc, pc.dur, pc.tick0);
 	for (gi = 0; gi < s->ngov; gi++)
-		run_gov(rc, gi, p, &pc);
+		if (!s->skip[gi])
+			run_gov(rc, gi, p, &pc);
 	rc->prev_exit = p->exit_ns;
 	rc->index++;
 	rc->have = false;

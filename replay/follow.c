@@ -30,7 +30,7 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 	for (gi = 0; gi < s->ngov; gi++) {
 		struct replay_gov_cpu *g = &rc->g[gi];
 
-		if (!s->follows[gi])
+		if (!s->follows[gi] || s->skip[gi])
 			continue;
 		/* the same disabled states as the free-running copy */
 		g->kdev = g->dev;
@@ -248,7 +248,7 @@ static void tick_agreement(struct replay_cpu *rc, const struct idle_period *prev
 	if ((prev->flags & IP_TICK_STOPPED) || !(next->flags & IP_TICK_STOPPED))
 		return;
 	for (gi = 0; gi < s->ngov; gi++) {
-		if (!s->follows[gi] || rc->g[gi].kstop < 0)
+		if (!rc->g[gi].kattached || rc->g[gi].kstop < 0)
 			continue;
 		rc->g[gi].sc.agree_tick_n++;
 		rc->g[gi].sc.agree_tick_same += rc->g[gi].kstop == 1;
@@ -269,7 +269,7 @@ static void step(struct replay_cpu *rc, const struct idle_period *p, s64 gap)
 
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++)
-		if (rc->setup->follows[gi])
+		if (rc->g[gi].kattached)
 			follow_one(rc, gi, p, gap);
 	rc->kindex++;
 }

@@ -151,6 +151,34 @@ static void visit_score(const struct replay_trace *tr,
 	   NAN);
 }
 
+/* A column that failed (a plugin's) has every number undefined. */
+struct nan_ctx {
+	emit_fn	emit;
+	void	*ctx;
+};
+
+static void nan_emit(void *p, const char *metric, const char *key, double v,
+		     bool is_int)
+{
+	const struct nan_ctx *n = p;
+
+	(void)v;
+	n->emit(n->ctx, metric, key, NAN, is_int);
+}
+
+static void visit_column(const struct replay_trace *tr, int gi,
+			 const struct replay_score *sc,
+			 const struct replay_workload *wl, emit_fn emit,
+			 void *ctx)
+{
+	struct nan_ctx n = { emit, ctx };
+
+	if (tr->failed[gi])
+		visit_score(tr, sc, wl, nan_emit, &n);
+	else
+		visit_score(tr, sc, wl, emit, ctx);
+}
+
 static void visit_workload(const struct replay_trace *tr,
 			   const struct replay_workload *wl, emit_fn emit,
 			   void *ctx)
@@ -217,7 +245,8 @@ static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
 		visit_workload(tr, &tr->wl, csv_emit, &c);
 		for (gi = 0; gi < tr->setup.ngov; gi++) {
 			c.gov = tr->setup.gov[gi].spec;
-			visit_score(tr, &tr->total[gi], &tr->wl, csv_emit, &c);
+			visit_column(tr, gi, &tr->total[gi], &tr->wl, csv_emit,
+				     &c);
 		}
 		if (!per_cpu)
 			continue;
@@ -232,8 +261,8 @@ static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
 			visit_workload(tr, &r->wl, csv_emit, &c);
 			for (gi = 0; gi < tr->setup.ngov; gi++) {
 				c.gov = tr->setup.gov[gi].spec;
-				visit_score(tr, &r->sc[gi], &r->wl, csv_emit,
-					    &c);
+				visit_column(tr, gi, &r->sc[gi], &r->wl,
+					     csv_emit, &c);
 			}
 		}
 	}
@@ -311,7 +340,10 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 	for (gi = 0; gi < s->ngov; gi++) {
 		json_t *g = json_object();
 
-		visit_score(tr, &tr->total[gi], &tr->wl, json_emit, g);
+		visit_column(tr, gi, &tr->total[gi], &tr->wl, json_emit, g);
+		if (tr->failed[gi])
+			json_object_set_new(g, "error",
+					    json_string(tr->failed[gi]));
 		json_object_set_new(g, "live_at_capture",
 				    json_boolean(s->follows[gi]));
 		json_object_set_new(g, "capture_tunables",
@@ -341,7 +373,8 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 		for (gi = 0; gi < s->ngov; gi++) {
 			json_t *g = json_object();
 
-			visit_score(tr, &r->sc[gi], &r->wl, json_emit, g);
+			visit_column(tr, gi, &r->sc[gi], &r->wl, json_emit,
+				     g);
 			json_object_set_new(cg, s->gov[gi].spec, g);
 		}
 		json_object_set_new(c, "governors", cg);
@@ -559,6 +592,9 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 	fputc('\n', f);
 	if (tr->damage[0])
 		fprintf(f, "  warning: %s\n", tr->damage);
+	for (gi = 0; gi < s->ngov; gi++)
+		if (tr->failed[gi])
+			fprintf(f, "  no numbers for %s\n", tr->failed[gi]);
 	fprintf(f, "\n%-30s", "");
 	for (gi = 0; gi < s->ngov; gi++)
 		fprintf(f, " %*.*s", COLW, COLW, s->gov[gi].spec);
@@ -596,7 +632,7 @@ static void text_row(FILE *f, const struct replay_trace *tr,
 	for (gi = 0; gi < tr->setup.ngov; gi++) {
 		struct text_ctx c = { metric, key, 0, false, false };
 
-		visit_score(tr, &tr->total[gi], &tr->wl, text_find, &c);
+		visit_column(tr, gi, &tr->total[gi], &tr->wl, text_find, &c);
 		if (!c.found || isnan(c.v))
 			fprintf(f, " %*s", COLW, "-");
 		else if (prec < 0)	/* significant digits */

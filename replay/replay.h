@@ -66,6 +66,8 @@ struct replay_setup {
 	/* ... whose tunables were taken from the trace */
 	bool		capture_tunables[REPLAY_MAX_GOV];
 	int		nfollow;
+	/* columns run elsewhere (a plugin's, in its own process) */
+	bool		skip[REPLAY_MAX_GOV];
 	bool		miss_recorded;	/* the trace has cpu_idle_miss */
 	uint32_t	events_seen;	/* trace_meta.events_seen */
 	/* derived at setup */

@@ -275,6 +275,9 @@ static int run_source(struct work *w, struct replay_trace *tr,
 		for (n = 0; n < w->o->synth_periods; n++) {
 			synth_period(&x, &now, tr->setup.tick_nsec, cpu, &p);
 			replay_cpu_feed(rc, &p);
+			if (w->run->progress)
+				__atomic_add_fetch(w->run->progress, 1,
+						   __ATOMIC_RELAXED);
 			if (!((n + 1) % PROGRESS_STEP))
 				__atomic_add_fetch(&w->done_periods,
 						   PROGRESS_STEP,
@@ -287,6 +290,9 @@ static int run_source(struct work *w, struct replay_trace *tr,
 		return -1;
 	while ((ret = trace_reader_next(r, (int)cpu, &p, err)) == 1) {
 		replay_cpu_feed(rc, &p);
+		if (w->run->progress)
+			__atomic_add_fetch(w->run->progress, 1,
+					   __ATOMIC_RELAXED);
 		if (!(++n % PROGRESS_STEP))
 			__atomic_add_fetch(&w->done_periods, PROGRESS_STEP,
 					   __ATOMIC_RELAXED);
@@ -482,8 +488,8 @@ static void close_files(FILE **f, unsigned int n)
 	free(f);
 }
 
-static int run_all(struct replay_run *run, const struct replay_opts *o,
-		   struct idl_err *err)
+int replay_run_units(struct replay_run *run, const struct replay_opts *o,
+		     struct idl_err *err)
 {
 	struct work w;
 	pthread_t th[256];
@@ -521,15 +527,14 @@ static int run_all(struct replay_run *run, const struct replay_opts *o,
 		*err = w.err;
 		return -1;
 	}
-	for (t = 0; t < run->ntrace; t++)
-		merge(&run->tr[t]);
 	return 0;
 }
 
 int replay_run(struct replay_run *run, const struct replay_opts *o,
 	       char **paths, int npaths, struct idl_err *err)
 {
-	int t;
+	struct replay_contained *c;
+	int t, ret;
 
 	memset(run, 0, sizeof(*run));
 	run->ntrace = o->synth_periods ? 1 : npaths;
@@ -545,7 +550,14 @@ int replay_run(struct replay_run *run, const struct replay_opts *o,
 		if (alloc_results(tr, o, err))
 			return -1;
 	}
-	return run_all(run, o, err);
+	if (replay_contain_start(run, o, &c, err))
+		return -1;
+	ret = replay_run_units(run, o, err);
+	if (replay_contain_finish(run, c, o->plugin_timeout, ret ? NULL : err))
+		ret = -1;
+	for (t = 0; !ret && t < run->ntrace; t++)
+		merge(&run->tr[t]);
+	return ret;
 }
 
 void replay_run_free(struct replay_run *run)
@@ -559,6 +571,8 @@ void replay_run_free(struct replay_run *run)
 		close_files(tr->disagree, tr->ncpu);
 		free(tr->cpus);
 	}
+	for (t = 0; t < REPLAY_MAX_GOV; t++)
+		free(run->failed[t]);
 	free(run->tr);
 	memset(run, 0, sizeof(*run));
 }

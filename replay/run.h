@@ -28,6 +28,8 @@ struct replay_opts {
 	int		explain_cpu;	/* -1: off */
 	bool		explain_by_time;
 	u64		explain_from, explain_to;
+	/* seconds a plugin column may go without progress (0: 10) */
+	unsigned int	plugin_timeout;
 	/* --disagreements N: report the first N per trace */
 	u64		disagreements;
 	/* --synthetic N[:CPUS]: generated periods instead of traces */
@@ -52,6 +54,8 @@ struct replay_trace {
 	struct replay_cpu_result *cpus;		/* ncpu entries */
 	FILE			**explain;	/* per unit, or NULL */
 	FILE			**disagree;	/* per unit, or NULL */
+	/* a column with no numbers, and why (run.failed) */
+	const char		*failed[REPLAY_MAX_GOV];
 	/* merged in CPU order */
 	struct replay_workload	wl;
 	struct replay_score	total[REPLAY_MAX_GOV];
@@ -60,6 +64,11 @@ struct replay_trace {
 struct replay_run {
 	int			ntrace;
 	struct replay_trace	*tr;
+	/* a plugin column that failed (crashed, stopped making progress):
+	 * why; its numbers are empty */
+	char			*failed[REPLAY_MAX_GOV];
+	/* set in a plugin's process: periods done, seen by the parent */
+	u64			*progress;
 };
 
 /* Default input: traces/data/default.idl in the source dir, then
@@ -68,6 +77,22 @@ const char *replay_default_trace(void);
 
 int replay_run(struct replay_run *run, const struct replay_opts *o,
 	       char **paths, int npaths, struct idl_err *err);
+/* Run every (trace, CPU) unit of the prepared @run (run.c). */
+int replay_run_units(struct replay_run *run, const struct replay_opts *o,
+		     struct idl_err *err);
+
+/*
+ * contain.c: plugin columns run in their own processes, so that a
+ * plugin that crashes, loops or corrupts memory cannot take the replay
+ * or the other columns down.  start() forks one process per plugin
+ * column (before any thread exists); finish() collects their numbers
+ * into @run, or records in run->failed why a column has none.
+ */
+struct replay_contained;
+int replay_contain_start(struct replay_run *run, const struct replay_opts *o,
+			 struct replay_contained **c, struct idl_err *err);
+int replay_contain_finish(struct replay_run *run, struct replay_contained *c,
+			  unsigned int timeout_s, struct idl_err *err);
 void replay_run_free(struct replay_run *run);
 
 /* output.c */

@@ -201,6 +201,16 @@ struct idl_gov_param {
 	long long	min, max;
 };
 
+/*
+ * Governor internals for the scores (replay): the governor reports named
+ * counters of one device, e.g. ("intercepts", "C6", 1234).  Counters of
+ * kind IDL_STAT_SUM are added over CPUs; IDL_STAT_LAST are per-CPU values
+ * at the end of the trace, shown as their mean over CPUs.
+ */
+enum idl_stat_kind { IDL_STAT_SUM, IDL_STAT_LAST };
+typedef void (*idl_stat_fn)(void *ctx, const char *name, const char *key,
+			    long long value, enum idl_stat_kind kind);
+
 struct idl_governor_ops {
 	const char	*name;
 	unsigned int	rating;
@@ -219,6 +229,9 @@ struct idl_governor_ops {
 	/* optional: needs hindsight (oracle); select() then reads
 	 * idl_hindsight_idle_ns() */
 	bool	needs_hindsight;
+	/* optional: report what the governor learnt on @dev (see above) */
+	void	(*stats)(struct cpuidle_device *dev, idl_stat_fn emit,
+			 void *ctx);
 };
 
 /* A configured governor: the ops plus this instance's tunable values. */
@@ -247,6 +260,34 @@ void idl_explain_printf(struct idl_explain *ex, const char *fmt, ...)
 		if (__builtin_expect((dev)->explain != NULL, 0))	\
 			idl_explain_printf((dev)->explain, __VA_ARGS__); \
 	} while (0)
+
+/*
+ * Plugins.  A governor plugin is a shared object that defines the symbol
+ * idl_plugin, e.g. with IDL_DEFINE_PLUGIN(my_ops, "what it is"); it is
+ * built against this header (pkg-config idlelab) and loaded by naming
+ * its path where a governor is named (-g ./my.so:param=value).  The ABI
+ * version and the sizes of the structures it shares with idlelab must
+ * match the loading idlelab's.  doc/plugins.md has a complete example.
+ */
+#define IDL_GOVERNOR_ABI	1
+
+struct idl_plugin {
+	unsigned int	abi;		/* IDL_GOVERNOR_ABI at build time */
+	unsigned int	sizes[4];	/* IDL_PLUGIN_SIZES at build time */
+	const struct idl_governor_ops *ops;
+	const char	*origin;	/* free text: what it was built from */
+};
+
+#define IDL_PLUGIN_SIZES { sizeof(struct idl_governor_ops),		\
+			   sizeof(struct cpuidle_device),		\
+			   sizeof(struct cpuidle_driver),		\
+			   sizeof(struct idl_env) }
+
+#define IDL_DEFINE_PLUGIN(ops_var, origin_text)				\
+	__attribute__((visibility("default")))				\
+	const struct idl_plugin idl_plugin = {				\
+		IDL_GOVERNOR_ABI, IDL_PLUGIN_SIZES, &(ops_var), (origin_text) \
+	}
 
 /*
  * Registry: the built-in governors, then those registered at run time
