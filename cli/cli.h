@@ -8,12 +8,8 @@ struct idl_command {
 	const char *summary;
 };
 
-/*
- * One entry point per subcommand (cli/cmd-NAME.c).  They are weak so that
- * the dispatcher links while a command is still being written; a missing
- * one is simply not listed.
- */
-#define IDL_CMD(name) int name(int argc, char **argv) __attribute__((weak))
+/* One entry point per subcommand (cli/cmd-NAME.c). */
+#define IDL_CMD(name) int name(int argc, char **argv)
 IDL_CMD(cmd_states);
 IDL_CMD(cmd_decide);
 IDL_CMD(cmd_record);
@@ -24,6 +20,7 @@ IDL_CMD(cmd_replay);
 IDL_CMD(cmd_live);
 IDL_CMD(cmd_compare);
 IDL_CMD(cmd_report);
+IDL_CMD(cmd_governor);
 #undef IDL_CMD
 
 #endif /* IDLELAB_CLI_H */

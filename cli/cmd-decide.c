@@ -15,6 +15,7 @@
 #include <idlelab/governor.h>
 
 #include "cli.h"
+#include "plugin.h"
 #include "decide.h"
 #include "error.h"
 
@@ -33,20 +34,26 @@ static void usage(FILE *f)
 		"  -x, --explain        explain every select on standard "
 		"error\n"
 		"  -h, --help           this help\n\n"
-		"Governors (kernel version followed) and their tunables "
-		"(default, range):\n");
+		"Governors and their tunables (default, range); a plugin is "
+		"named by its\npath (idlelab governor list):\n");
 	for (const struct idl_governor_ops *const *g = idl_governor_list();
-	     *g; g++) {
-		const struct idl_gov_param *p;
+	     *g; g++)
+		if (!(*g)->needs_hindsight)
+			idl_governor_describe(f, *g);
+	fprintf(f, "See doc/governors.md for the stream format.\n");
+}
 
-		if ((*g)->needs_hindsight)
-			continue;
-		fprintf(f, "  %s (%s)\n", (*g)->name, (*g)->kernel_version);
-		for (p = (*g)->params; p && p->name; p++)
-			fprintf(f, "      %-28s %s (%lld, %lld..%lld)\n",
-				p->name, p->help, p->def, p->min, p->max);
-	}
-	fprintf(f, "See doc/decide-protocol.md for the stream format.\n");
+struct decide_run {
+	const char	*spec;
+	bool		explain;
+	int		fd;
+};
+
+static int run_decide(void *ctx)
+{
+	const struct decide_run *d = ctx;
+
+	return decide_stream(d->spec, d->explain, d->fd);
 }
 
 int cmd_decide(int argc, char **argv)
@@ -101,7 +108,16 @@ int cmd_decide(int argc, char **argv)
 	 * flushed whenever decide waits for input) */
 	if (explain)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
-	ret = decide_stream(spec, explain, fd);
+	{
+		struct decide_run d = { spec, explain, fd };
+		size_t n = strcspn(spec, ":");
+		char what[300];
+
+		/* a plugin runs in a process of its own: a crash is reported */
+		snprintf(what, sizeof(what), "plugin %.*s", (int)n, spec);
+		ret = idl_plugin_path(spec, n) ?
+		      idl_run_contained(what, run_decide, &d) : run_decide(&d);
+	}
 	if (fd > 0)
 		close(fd);
 	return ret;

@@ -15,7 +15,7 @@
 
 #include "atomic.h"
 #include "cli.h"
-#include "replay/paths.h"
+#include "lib/paths.h"
 #include "run.h"
 
 #define DEFAULT_GOVERNORS	"menu,teo,ladder,haltpoll,oracle"

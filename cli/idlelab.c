@@ -15,6 +15,7 @@
 static const struct idl_command commands[] = {
 	{ "states",  cmd_states,  "show a C-state table (this machine, built-in, file)" },
 	{ "decide",  cmd_decide,  "drive one governor step by step (decide protocol)" },
+	{ "governor", cmd_governor, "list governors; build a kernel governor source into a plugin" },
 	{ "record",  cmd_record,  "record a trace live with tracefs" },
 	{ "import",  cmd_import,  "import an ftrace / trace-cmd trace" },
 	{ "synth",   cmd_synth,   "synthesise a trace from a workload pattern" },

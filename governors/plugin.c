@@ -200,3 +200,46 @@ const char *idl_plugin_origin(const struct idl_governor_ops *ops)
 
 	return p && p->desc->origin ? p->desc->origin : NULL;
 }
+
+int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return fn(ctx);	/* no process to spare: run it here */
+	if (pid == 0) {
+		status = fn(ctx);
+		fflush(NULL);
+		_exit(status);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "idlelab: %s crashed (%s)\n", what,
+			strsignal(WTERMSIG(status)));
+		return 1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops)
+{
+	const struct idl_gov_param *p;
+	const char *origin = idl_plugin_origin(ops);
+
+	if (idl_governor_is_plugin(ops))
+		fprintf(f, "  %s (plugin: governor \"%s\"%s%s)\n", ops->name,
+			idl_plugin_name(ops), origin ? ", " : "",
+			origin ? origin : "");
+	else if (ops->kernel_version)
+		fprintf(f, "  %s (built in, follows Linux %s)\n", ops->name,
+			ops->kernel_version);
+	else
+		fprintf(f, "  %s (built in)\n", ops->name);
+	for (p = ops->params; p && p->name; p++)
+		fprintf(f, "      %-28s %s (%lld, %lld..%lld)\n", p->name,
+			p->help ? p->help : "", p->def, p->min, p->max);
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <idlelab/governor.h>
 
@@ -28,5 +29,14 @@ bool idl_governor_is_plugin(const struct idl_governor_ops *ops);
  * (NULL if none); for built-ins, ops->name and NULL. */
 const char *idl_plugin_name(const struct idl_governor_ops *ops);
 const char *idl_plugin_origin(const struct idl_governor_ops *ops);
+
+/* "  NAME (origin)" and one line per tunable (help, default, range). */
+void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops);
+
+/*
+ * Run @fn in a child process and return its result; if it dies by a
+ * signal (a plugin crashed), say so naming @what and return 1.
+ */
+int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx);
 
 #endif /* IDLELAB_PLUGIN_H */

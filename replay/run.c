@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
-#include "replay/paths.h"
+#include "lib/paths.h"
 #include "run.h"
 
 #define NO_CONSTRAINT_NS	2000000000000LL	/* 2e9 us, the default QoS */

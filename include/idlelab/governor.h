@@ -124,7 +124,12 @@ struct cpuidle_device {
  * one select() call.  The caller fills them before select() and reflect().
  */
 struct idl_env {
+	unsigned int hz;		/* the configured HZ (0: from tick_nsec) */
 	s64	tick_nsec;		/* TICK_NSEC for the configured HZ */
+	/* the simulated time now, ns: local_clock() of kernel-source
+	 * governors (the select's time in select(), the wakeup's in
+	 * reflect()) */
+	u64	now_ns;
 	s64	latency_req;		/* cpuidle_governor_latency_req(), ns */
 	s64	sleep_length;		/* tick_nohz_get_sleep_length() result */
 	s64	delta_tick;		/* ... and its delta_next out-parameter */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * idlelab governor build: a kernel governor source file, unchanged,
+ * compiled with the kernel compatibility layer (governors/kcompat/) into
+ * a plugin.  Three objects are linked into the shared object: the
+ * governor file and glue-kernel.c, both with idlelab-kcompat.h forced in
+ * (the kernel's structures), and glue-idlelab.c against idlelab's own
+ * header (the plugin descriptor).  Only idl_plugin is exported.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kbuild.h"
+#include "lib/paths.h"
+#include "plugin.h"
+
+extern char **environ;
+
+#define KV(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
+
+unsigned int kbuild_version(const char *s)
+{
+	unsigned int a, b;
+	char extra;
+
+	if (sscanf(s, "%u.%u%c", &a, &b, &extra) != 2 || a < 2 || a > 99 ||
+	    b > 255)
+		return 0;
+	return KV(a, b, 0);
+}
+
+/*
+ * Which kernel's rules a governor file follows, from what it uses: no
+ * *_ns state or residency fields means before 5.7 (the latency limit in
+ * us); teo's early_hits, or menu without the negative sleep-length
+ * clamp, means 5.7-5.14 (unsigned *_ns fields); otherwise the latest.
+ */
+unsigned int kbuild_detect(const char *t)
+{
+	if (!strstr(t, "exit_latency_ns") && !strstr(t, "target_residency_ns") &&
+	    !strstr(t, "last_residency_ns"))
+		return KV(5, 6, 0);
+	if (strstr(t, "early_hits") ||
+	    (strstr(t, "get_typical_interval") && !strstr(t, "delta < 0")))
+		return KV(5, 14, 0);
+	return KV(6, 18, 0);
+}
+
+static char *read_text(const char *path, struct idl_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+
+	if (!f) {
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+			    strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		char *p = realloc(buf, len + 65537);
+
+		if (!p) {
+			free(buf);
+			fclose(f);
+			idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+			return NULL;
+		}
+		buf = p;
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+		if (n < 65536 || len > (16 << 20))
+			break;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The compatibility layer and idlelab's header: source tree, installed. */
+static int find_dirs(char *kc, char *inc, size_t len, struct idl_err *err)
+{
+	struct stat st;
+
+	snprintf(kc, len, "%s/governors/kcompat", IDLELAB_SRCDIR);
+	snprintf(inc, len, "%s/include", IDLELAB_SRCDIR);
+	if (!stat(kc, &st))
+		return 0;
+	snprintf(kc, len, "%s/kcompat", IDLELAB_DATADIR);
+	snprintf(inc, len, "%s", IDLELAB_INCLUDEDIR);
+	if (!stat(kc, &st))
+		return 0;
+	return idl_err_set(err, IDL_EXIT_FAILURE,
+			   "the kernel compatibility layer is not installed "
+			   "(looked in %s/governors/kcompat and %s)",
+			   IDLELAB_SRCDIR, kc);
+}
+
+/* Run @argv; 0 if it succeeded. */
+static int run(char *const argv[], bool verbose)
+{
+	int status, i;
+	pid_t pid;
+
+	if (verbose) {
+		for (i = 0; argv[i]; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
+		fputc('\n', stderr);
+	}
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+struct build {
+	const struct kbuild_opts *o;
+	char	kc[4096], inc[4096], dir[64];
+	char	kc_inc[4200], prelude[4200], version[64], origin[700];
+	char	obj[3][200], tmp_out[4200];
+	const char *cc;
+};
+
+/* cc -c one file: @kernel selects the compatibility prelude. */
+static int compile(struct build *b, const char *src, const char *obj,
+		   bool kernel)
+{
+	char *argv[24];
+	int n = 0;
+
+	argv[n++] = (char *)b->cc;
+	argv[n++] = "-std=gnu11";
+	argv[n++] = "-O2";
+	argv[n++] = "-fPIC";
+	argv[n++] = "-fvisibility=hidden";
+	argv[n++] = "-fno-strict-aliasing";
+	argv[n++] = "-I";
+	argv[n++] = b->kc;
+	if (kernel) {
+		argv[n++] = b->version;
+		argv[n++] = "-I";
+		argv[n++] = b->kc_inc;
+		argv[n++] = "-include";
+		argv[n++] = b->prelude;
+	} else {
+		argv[n++] = "-I";
+		argv[n++] = b->inc;
+		argv[n++] = b->origin;
+	}
+	argv[n++] = "-c";
+	argv[n++] = (char *)src;
+	argv[n++] = "-o";
+	argv[n++] = (char *)obj;
+	argv[n] = NULL;
+	return run(argv, b->o->verbose);
+}
+
+static int link_plugin(struct build *b)
+{
+	char *argv[] = { (char *)b->cc, "-shared", "-o", b->tmp_out,
+			 b->obj[0], b->obj[1], b->obj[2], NULL };
+
+	return run(argv, b->o->verbose);
+}
+
+static void cleanup(struct build *b)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		unlink(b->obj[i]);
+	if (b->tmp_out[0])
+		unlink(b->tmp_out);
+	rmdir(b->dir);
+}
+
+static int setup(struct build *b, const struct kbuild_opts *o,
+		 unsigned int *ver, struct idl_err *err)
+{
+	const char *base = strrchr(o->src, '/');
+	char *text;
+	int i;
+
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->cc = o->cc ? o->cc : getenv("CC") && *getenv("CC") ?
+		getenv("CC") : "cc";
+	if (find_dirs(b->kc, b->inc, sizeof(b->kc), err))
+		return -1;
+	if (!(text = read_text(o->src, err)))
+		return -1;
+	*ver = o->kernel ? kbuild_version(o->kernel) : kbuild_detect(text);
+	free(text);
+	if (!*ver)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "--kernel: '%s' is not MAJOR.MINOR",
+				   o->kernel);
+	snprintf(b->kc_inc, sizeof(b->kc_inc), "%s/include", b->kc);
+	snprintf(b->prelude, sizeof(b->prelude),
+		 "%s/include/idlelab-kcompat.h", b->kc);
+	snprintf(b->version, sizeof(b->version), "-DIDL_KC_VERSION=%u", *ver);
+	snprintf(b->origin, sizeof(b->origin),
+		 "-DKC_ORIGIN=\"kernel source %.400s, %u.%u rules\"",
+		 base ? base + 1 : o->src, *ver >> 16, (*ver >> 8) & 255);
+	snprintf(b->dir, sizeof(b->dir), "/tmp/idlelab-build-XXXXXX");
+	if (!mkdtemp(b->dir))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "mkdtemp: %s",
+				   strerror(errno));
+	for (i = 0; i < 3; i++)
+		snprintf(b->obj[i], sizeof(b->obj[i]), "%s/%d.o", b->dir, i);
+	snprintf(b->tmp_out, sizeof(b->tmp_out), "%s.tmp-%ld", o->out,
+		 (long)getpid());
+	return 0;
+}
+
+int kbuild(const struct kbuild_opts *o, struct idl_err *err)
+{
+	const struct idl_governor_ops *ops;
+	char src[4200], msg[512];
+	struct build b;
+	unsigned int ver;
+
+	if (setup(&b, o, &ver, err))
+		return -1;
+	printf("%s: %s rules of Linux %u.%u (%s)\n", o->src,
+	       o->kernel ? "the" : "detected:", ver >> 16, (ver >> 8) & 255,
+	       ver < KV(5, 7, 0) ? "latency limit in us" :
+	       ver < KV(5, 15, 0) ? "unsigned residencies in ns" :
+	       "signed residencies in ns");
+	if (compile(&b, o->src, b.obj[0], true))
+		goto bad_source;
+	snprintf(src, sizeof(src), "%s/glue-kernel.c", b.kc);
+	if (compile(&b, src, b.obj[1], true))
+		goto bad_layer;
+	snprintf(src, sizeof(src), "%s/glue-idlelab.c", b.kc);
+	if (compile(&b, src, b.obj[2], false) || link_plugin(&b))
+		goto bad_layer;
+	if (idl_plugin_load(b.tmp_out, &ops, msg, sizeof(msg))) {
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", o->src,
+			    strstr(msg, "no name") ? "it registers no governor "
+			    "(cpuidle_register_governor() is never called)" :
+			    msg);
+		goto fail;
+	}
+	if (rename(b.tmp_out, o->out)) {
+		idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", o->out,
+			    strerror(errno));
+		goto fail;
+	}
+	b.tmp_out[0] = '\0';
+	printf("%s: governor \"%s\"\n", o->out, idl_plugin_name(ops));
+	cleanup(&b);
+	return 0;
+bad_source:
+	idl_err_set(err, IDL_EXIT_BADINPUT, "%s does not compile (the "
+		    "compiler's messages are above)", o->src);
+	goto fail;
+bad_layer:
+	idl_err_set(err, IDL_EXIT_FAILURE, "the compatibility layer in %s "
+		    "does not compile or link with %s", b.kc, b.cc);
+fail:
+	cleanup(&b);
+	return -1;
+}

@@ -1,0 +1,1 @@
+#define IDLELAB_SRCDIR "/work/main"
