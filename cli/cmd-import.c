@@ -1,35 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * idlelab import: a kernel trace (ftrace text, trace-cmd report text,
- * trace.dat) -> a native trace of idle periods.  Two streaming passes:
- * a scan (buffer, CPUs, HZ) and the model run.
+ * trace.dat) -> a native trace of idle periods.  A thin layer over
+ * import_trace() (traces/import.c): the options and the summary.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/stat.h>
 
 #include <idlelab/governor.h>
 
 #include "cli.h"
-#include "cstate.h"
 #include "error.h"
 #include "import.h"
 #include "model.h"
-#include "trace.h"
-
-#define SORT_WINDOW	65536	/* events held for reordering */
 
 static void usage(FILE *f)
 {
+	const struct importer *const *i;
+
 	fprintf(f,
 "usage: idlelab import IN -o OUT [--machine NAME | --states FILE] [--hz N]\n"
-"                      [--governor SPEC] [--format auto|ftrace|report|dat]\n"
+"                      [--governor SPEC] [--format auto");
+	for (i = importer_list(); *i; i++)
+		fprintf(f, "|%s", (*i)->name);
+	fprintf(f, "]\n"
 "                      [--instance NAME]\n\n"
 "Turn a kernel trace with power:cpu_idle events (and timer, irq, ipi and\n"
 "sched events when present) into an idlelab trace of idle periods.\n\n"
@@ -48,49 +46,23 @@ static void usage(FILE *f)
 "required.  See doc/importing.md for the rules.\n");
 }
 
-struct run_ctx {
-	struct trace_writer	*w;
-	struct ev_sorter	*sorter;
-};
-
-static int emit_period(void *ctx, const struct idle_period *p,
-		       struct idl_err *err)
-{
-	struct run_ctx *r = ctx;
-
-	return trace_writer_add(r->w, p, err);
-}
-
-static int push_event(void *ctx, const struct raw_event *e,
-		      struct idl_err *err)
-{
-	struct run_ctx *r = ctx;
-
-	return ev_sorter_push(r->sorter, e, err);
-}
-
-static int parse_format(const char *s, enum import_format *f)
-{
-	static const char *const names[] = { "auto", "ftrace", "report",
-					     "dat" };
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*f = (enum import_format)i;
-			return 0;
-		}
-	return -1;
-}
-
 struct import_args {
-	const char	*in, *out, *machine, *states, *instance;
-	struct idl_governor gov;
-	bool		have_gov;
-	uint32_t	hz;
-	enum import_format fmt;
+	struct import_opts o;
+	struct idl_governor gov;	/* o.gov points here when given */
 	bool		quiet;
 };
+
+/* "auto" (NULL: detect) or an importer's name. */
+static void parse_format(const char *s, struct import_opts *o)
+{
+	if (!strcmp(s, "auto")) {
+		o->format = NULL;
+		return;
+	}
+	o->format = importer_find(s);
+	if (!o->format)
+		idl_die(2, "--format: unknown format %s", s);
+}
 
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
@@ -115,10 +87,10 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 	while ((c = getopt_long(argc, argv, "o:m:s:f:i:g:qh", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'o': a->out = optarg; break;
-		case 'm': a->machine = optarg; break;
-		case 's': a->states = optarg; break;
-		case 'i': a->instance = optarg; break;
+		case 'o': a->o.out = optarg; break;
+		case 'm': a->o.machine = optarg; break;
+		case 's': a->o.states = optarg; break;
+		case 'i': a->o.instance = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'g':
 			if (idl_governor_parse(&a->gov, optarg, msg,
@@ -127,17 +99,16 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 			if (a->gov.ops->needs_hindsight)
 				idl_die(2, "--governor: %s is not a kernel "
 					"governor", a->gov.ops->name);
-			a->have_gov = true;
+			a->o.gov = &a->gov;
 			break;
 		case 'z':
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 10000)
 				idl_die(2, "--hz: not a HZ value: %s", optarg);
-			a->hz = (uint32_t)v;
+			a->o.hz = (uint32_t)v;
 			break;
 		case 'f':
-			if (parse_format(optarg, &a->fmt))
-				idl_die(2, "--format: unknown format %s", optarg);
+			parse_format(optarg, &a->o);
 			break;
 		case 'h':
 			usage(stdout);
@@ -147,29 +118,28 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 			exit(2);
 		}
 	}
-	if (optind != argc - 1 || !a->out) {
+	if (optind != argc - 1 || !a->o.out) {
 		usage(stderr);
 		return -1;
 	}
-	a->in = argv[optind];
-	if (a->machine && a->states)
+	a->o.in = argv[optind];
+	if (a->o.machine && a->o.states)
 		idl_die(2, "give --machine or --states, not both");
 	return 0;
 }
 
-static void summary(const struct import_args *a, const struct model *m,
-		    const struct import_scan *sc, double secs)
+static void summary(const char *in, const struct import_summary *s)
 {
-	const struct model_stats *st = model_get_stats(m);
+	const struct model_stats *st = &s->stats;
+	double secs = s->seconds;
 	int i;
 
 	fprintf(stderr, "%s: %llu events in %.2f s (%.0f events/s), "
-		"%llu idle periods on %u CPUs, HZ %u%s\n", a->in,
+		"%llu idle periods on %u CPUs, HZ %u%s\n", in,
 		(unsigned long long)st->events, secs,
 		secs > 0 ? st->events / secs : 0.0,
 		(unsigned long long)st->periods, st->max_cpu, st->hz,
-		a->hz || sc->hz_from_file ? "" :
-		st->hz_estimated || sc->hz ? " (estimated)" : "");
+		s->hz_estimated ? " (estimated)" : "");
 	fprintf(stderr, "partial periods not emitted: %llu at start, %llu at "
 		"end; entries without exit: %llu; lost events: %llu\n",
 		(unsigned long long)st->partial_start,
@@ -205,123 +175,22 @@ static void summary(const struct import_args *a, const struct model *m,
 			"ignored: %llu\n", (unsigned long long)st->late_events,
 			(unsigned long long)st->timer_table_full,
 			(unsigned long long)st->foreign_base);
-	model_print_missing(m, stderr);
-}
-
-static void fill_meta(struct trace_meta *meta, const struct import_args *a,
-		      const struct import_scan *sc, const char *fmt_name)
-{
-	trace_meta_init(meta);
-	snprintf(meta->source, sizeof(meta->source), "imported from %s (%s%s%s)",
-		 a->in, fmt_name, sc->buf[sc->chosen].name[0] ? ", buffer " : "",
-		 sc->buf[sc->chosen].name);
-	snprintf(meta->tool, sizeof(meta->tool), "idlelab %s", PACKAGE_VERSION);
-	snprintf(meta->clock, sizeof(meta->clock), "%s",
-		 sc->clock[0] ? sc->clock : "unknown");
-	snprintf(meta->kernel, sizeof(meta->kernel), "%s", sc->kernel);
-	meta->hz = a->hz ? a->hz : sc->hz;
-	meta->nr_cpus = sc->nr_cpus;
-	if (a->have_gov) {
-		snprintf(meta->governor, sizeof(meta->governor), "%s",
-			 a->gov.ops->name);
-		idl_governor_params(&a->gov, meta->governor_params,
-				    sizeof(meta->governor_params));
-	}
-}
-
-/*
- * The input is read several times (format detection, the scan, the run):
- * a FIFO, a terminal or a socket would block on the second open or give
- * a different stream, so only regular files are taken.
- */
-static int check_input(const char *path, struct idl_err *err)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-				   strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return idl_err_set(err, IDL_EXIT_BADINPUT,
-				   "%s: not a regular file (import reads its "
-				   "input more than once)", path);
-	return 0;
-}
-
-static int run(const struct import_args *a, struct idl_err *err)
-{
-	static const char *const fmt_names[] = { "auto", "ftrace text",
-		"trace-cmd report text", "trace.dat" };
-	struct import_scan sc;
-	struct trace_meta meta;
-	struct model_opts mo = { 0 };
-	struct run_ctx rc = { 0 };
-	struct model *m = NULL;
-	struct timespec t0, t1;
-	enum import_format fmt = a->fmt;
-	const char *inst;
-	int r = -1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (check_input(a->in, err))
-		return -1;
-	if (fmt == IMPORT_AUTO && (fmt = import_detect(a->in, err)) == IMPORT_AUTO)
-		return -1;
-	if (!a->machine && !a->states)
-		return idl_err_set(err, IDL_EXIT_BADINPUT,
-			"%s carries no C-state table: give --machine NAME or "
-			"--states FILE (idlelab states lists the built-in "
-			"machines); the host's table is not guessed", a->in);
-	if ((fmt == IMPORT_DAT ? import_dat_scan : import_text_scan)(a->in,
-						a->instance, &sc, err))
-		return -1;
-	fill_meta(&meta, a, &sc, fmt_names[fmt]);
-	if (cstate_table_resolve(a->machine, a->states, &meta.table, err))
-		return -1;
-	mo.hz = meta.hz;
-	model_poll_opts(&meta.table, meta.hz, &mo);
-	mo.clock_is_mono = !strcmp(meta.clock, "mono");
-	rc.w = trace_writer_create(a->out, &meta, err);
-	if (!rc.w)
-		return -1;
-	m = model_create(&mo, emit_period, &rc, err);
-	rc.sorter = m ? ev_sorter_create(SORT_WINDOW, m, err) : NULL;
-	if (!rc.sorter)
-		goto out;
-	inst = sc.buf[sc.chosen].name;
-	if ((fmt == IMPORT_DAT ? import_dat_run : import_text_run)(a->in,
-						inst, push_event, &rc, err) ||
-	    ev_sorter_flush(rc.sorter, err) || model_finish(m, err))
-		goto out;
-	model_fill_meta(m, trace_writer_meta(rc.w));
-	if (trace_writer_close(rc.w, err)) {
-		rc.w = NULL;
-		goto out;
-	}
-	rc.w = NULL;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (!a->quiet)
-		summary(a, m, &sc, (double)(t1.tv_sec - t0.tv_sec) +
-			(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	r = 0;
-out:
-	if (rc.w)
-		trace_writer_abort(rc.w);
-	ev_sorter_free(rc.sorter);
-	model_free(m);
-	return r;
+	model_print_missing(st, stderr);
 }
 
 int cmd_import(int argc, char **argv)
 {
 	struct import_args a;
+	struct import_summary s;
 	struct idl_err err = { 0 };
 
 	if (parse_args(argc, argv, &a))
 		return IDL_EXIT_BADINPUT;
-	if (run(&a, &err)) {
+	if (import_trace(&a.o, &s, &err)) {
 		idl_err_print(&err);
 		return err.status ? err.status : IDL_EXIT_FAILURE;
 	}
+	if (!a.quiet)
+		summary(a.o.in, &s);
 	return IDL_EXIT_OK;
 }

@@ -99,6 +99,32 @@ if command -v trace-cmd >/dev/null 2>&1; then
 		bad "dat vs report: sleep_exact $a vs $b"
 fi
 
+# The importer list (IMPORTERS in traces/Makefile.inc): detection names
+# the format in the trace's source; --format takes every name --help
+# lists, and nothing else.
+src() { "$IDLELAB" info "$1" | sed -n 's/^source: *//p'; }
+case $(src "$T/a.idl") in *"(ftrace text)") ;;
+	*) bad "ftrace text not detected: $(src "$T/a.idl")" ;; esac
+case $(src "$T/r.idl") in *"(trace-cmd report text)") ;;
+	*) bad "report text not detected: $(src "$T/r.idl")" ;; esac
+case $(src "$T/d.idl") in *"(trace.dat, buffer "*) ;;
+	*) bad "trace.dat not detected: $(src "$T/d.idl")" ;; esac
+fmts=$("$IDLELAB" import --help |
+	sed -n 's/.*--format auto|\([a-z|]*\)\].*/\1/p' | tr '|' ' ')
+[ -n "$fmts" ] || bad "import --help lists no --format names"
+for f in $fmts; do	# no table given: refused after the format
+	imp "$FX/small.dat" -o "$T/f.idl" --format "$f"
+	grep -q "unknown format" "$T/err" && bad "--format $f refused"
+done
+imp "$FX/small.dat" -o "$T/f.idl" --machine vm-haltpoll --format nosuch &&
+	bad "--format nosuch accepted"
+# forced: the text parser reads report text as ftrace text too
+imp "$FX/report-usec.txt" -o "$T/rf.idl" --machine vm-haltpoll --hz 250 \
+	--format ftrace || bad "report text as ftrace: $(cat "$T/err")"
+expect "$T/rf.idl" nr_periods 3
+imp "$FX/ftrace-nsec.txt" -o "$T/x.idl" --machine vm-haltpoll \
+	--format dat && bad "ftrace text read as trace.dat"
+
 # --governor: the live governor and all its tunables are stored; an
 # unknown governor or parameter, or the oracle, is refused (exit 2,
 # nothing written).

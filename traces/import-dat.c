@@ -344,18 +344,32 @@ static int in_child(struct dat_job *j, import_sink sink, void *ctx,
 	return r < 0 ? -1 : 0;
 }
 
-int import_dat_scan(const char *path, const char *instance,
-		    struct import_scan *s, struct idl_err *err)
+static int scan_in_child(const char *path, const char *instance,
+			 struct import_scan *s, struct idl_err *err)
 {
 	struct dat_job j = { path, instance, s, NULL };
 
 	return in_child(&j, NULL, NULL, err);
 }
 
-int import_dat_run(const char *path, const char *instance,
-		   import_sink sink, void *ctx, struct idl_err *err)
+static int run_in_child(const char *path, const char *instance,
+			import_sink sink, void *ctx, struct idl_err *err)
 {
 	struct dat_job j = { path, instance, NULL, NULL };
 
 	return in_child(&j, sink, ctx, err);
 }
+
+/* The magic every trace.dat starts with: 0x17 0x08 'D' "tracing". */
+static bool detect(const unsigned char *head, size_t n)
+{
+	return n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10);
+}
+
+const struct importer importer_dat = {
+	.name	= "dat",
+	.desc	= "trace.dat",
+	.detect	= detect,
+	.scan	= scan_in_child,
+	.run	= run_in_child,
+};

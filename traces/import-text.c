@@ -8,6 +8,9 @@
  * with 6 (usec) or 9 (nsec) fraction digits.  Only the events of
  * events.h are decoded; other lines are skipped.  A known event with a
  * field that cannot be read is an error "file:line: ...".
+ *
+ * Library code: the ftrace and report importers (import-ftrace.c,
+ * import-report.c) differ only in how their files start.
  */
 #include "config.h"
 
@@ -613,27 +616,6 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 	l.event = name;
 	l.fields = fields;
 	return decode(&l, &e, sink, ctx);
-}
-
-enum import_format import_detect(const char *path, struct idl_err *err)
-{
-	char head[64] = "";
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-			    strerror(errno));
-		return IMPORT_AUTO;
-	}
-	n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = 0;
-	if (n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10))
-		return IMPORT_DAT;
-	if (!strncmp(head, "version = ", 10) || !strncmp(head, "cpus=", 5))
-		return IMPORT_REPORT;
-	return IMPORT_FTRACE;
 }
 
 struct scan_ctx {

@@ -30,9 +30,8 @@ uint32_t ev_name_hash(const char *name)
 }
 
 /* What the absence of each needed event class costs (doc/importing.md). */
-void model_print_missing(const struct model *m, FILE *f)
+void model_print_missing(const struct model_stats *st, FILE *f)
 {
-	const struct model_stats *st = model_get_stats(m);
 	const uint64_t *n = st->by_type;
 
 	if (!n[EV_CPU_IDLE])

@@ -74,8 +74,9 @@ const struct model_stats *model_get_stats(const struct model *m);
 /* Copy the span, event and lost-event counts, HZ and CPU count learnt
  * into a trace's metadata. */
 void model_fill_meta(const struct model *m, struct trace_meta *wm);
-/* One line per needed event that was absent, with what it costs. */
-void model_print_missing(const struct model *m, FILE *f);
+/* One line per needed event that was absent, with what it costs (from
+ * the stats: they outlive the model in an import's summary). */
+void model_print_missing(const struct model_stats *st, FILE *f);
 void model_free(struct model *m);
 
 /* Set poll_state/poll_limit_ns from @t's polling state 0 (spec 4.4). */

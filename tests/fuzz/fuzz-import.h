@@ -58,16 +58,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct import_scan sc;
 	struct idl_err err;
 	struct model *m;
-	enum import_format fmt;
+	const struct importer *imp;
 
 	memset(&err, 0, sizeof(err));
-	fmt = import_detect(path, &err);
-	if (fmt == IMPORT_AUTO) {
+	imp = importer_detect(path, &err);
+	if (!imp) {
 		fuzz_check_err(&err);
 		return 0;
 	}
-	if (fmt == IMPORT_DAT)
-		return 0;	/* trace.dat: libtracecmd, not fuzzed here */
+	/* the text importers only: trace.dat is libtracecmd's, not fuzzed */
+	if (imp->scan != import_text_scan)
+		return 0;
 	if (import_text_scan(path, NULL, &sc, &err)) {
 		fuzz_check_err(&err);
 		return 0;
