@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 
 #include <idlelab/governor.h>
@@ -19,6 +18,7 @@
 #include "cli.h"
 #include "cstate.h"
 #include "error.h"
+#include "host.h"
 #include "import.h"
 #include "model.h"
 #include "trace.h"
@@ -257,12 +257,11 @@ static int run(const struct import_args *a, struct idl_err *err)
 	struct model_opts mo = { 0 };
 	struct run_ctx rc = { 0 };
 	struct model *m = NULL;
-	struct timespec t0, t1;
+	double t0 = idl_mono_s();
 	enum import_format fmt = a->fmt;
 	const char *inst;
 	int r = -1;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (check_input(a->in, err))
 		return -1;
 	if (fmt == IMPORT_AUTO && (fmt = import_detect(a->in, err)) == IMPORT_AUTO)
@@ -299,10 +298,8 @@ static int run(const struct import_args *a, struct idl_err *err)
 		goto out;
 	}
 	rc.w = NULL;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!a->quiet)
-		summary(a, m, &sc, (double)(t1.tv_sec - t0.tv_sec) +
-			(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		summary(a, m, &sc, idl_mono_s() - t0);
 	r = 0;
 out:
 	if (rc.w)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "host.h"
 #include "replay/paths.h"
 #include "run.h"
 
@@ -386,14 +387,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Progress on stderr while the workers run (only if asked for). */
 static void wait_progress(struct work *w, u64 expected, double t0)
 {
@@ -405,7 +398,7 @@ static void wait_progress(struct work *w, u64 expected, double t0)
 		u64 d;
 
 		nanosleep(&ts, NULL);
-		if (now_s() - t0 < 1.0)
+		if (idl_mono_s() - t0 < 1.0)
 			continue;
 		d = __atomic_load_n(&w->done_periods, __ATOMIC_RELAXED);
 		if (expected)
@@ -489,7 +482,7 @@ static int run_all(struct replay_run *run, const struct replay_opts *o,
 	pthread_t th[256];
 	int nth, i, t;
 	u64 expected = 0;
-	double t0 = now_s();
+	double t0 = idl_mono_s();
 
 	memset(&w, 0, sizeof(w));
 	w.run = run;
