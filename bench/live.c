@@ -559,7 +559,7 @@ static int one_run(struct live_ctx *c, int rep, int g,
 
 	memset(&rm, 0, sizeof(rm));
 	c->run_no++;
-	if (c->o->warmup_s > 0 && b->def->run(&args, &warm, err))
+	if (c->o->warmup_s > 0 && bench_run(b->def, &args, &warm, err))
 		return -1;
 	if (bench_stop)
 		return 1;
@@ -578,7 +578,7 @@ static int one_run(struct live_ctx *c, int rep, int g,
 	if (snap_all(c, &rm.before, rm.perf0, rm.rapl0, &rm.t0, err))
 		rc = -1;
 	else
-		rc = b->def->run(&args, &r, err);
+		rc = bench_run(b->def, &args, &r, err);
 	if (!rc && snap_all(c, &rm.after, rm.perf1, rm.rapl1, &rm.t1, err))
 		rc = -1;
 	if (rec > 0 && recorder_stop(rec, rc ? NULL : err) && !rc)
