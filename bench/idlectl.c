@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "host.h"
 #include "idlectl.h"
 
 const char *idlectl_sysfs_root(void)
@@ -41,35 +42,6 @@ static void copy_str(char *d, size_t len, const char *s)
 	d[n] = '\0';
 }
 
-/* Read a small sysfs file without its trailing newline. */
-static int read_str(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-static int read_u64(const char *path, uint64_t *v)
-{
-	char buf[64], *end;
-
-	if (read_str(path, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	return (errno || end == buf) ? -1 : 0;
-}
-
 /* Write @s (no newline, as sysfs takes it); 0 or -1 with errno. */
 static int write_str(const char *path, const char *s)
 {
@@ -84,12 +56,6 @@ static int write_str(const char *path, const char *s)
 		return -1;
 	errno = e;
 	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static void state_path(char *buf, size_t len, const char *root,
-		       unsigned int cpu, unsigned int state, const char *f)
-{
-	snprintf(buf, len, "%s/cpu%u/cpuidle/state%u/%s", root, cpu, state, f);
 }
 
 int idlectl_nr_cpus(const char *root)
@@ -136,7 +102,7 @@ int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
 	int n = 0;
 
 	snprintf(p, sizeof(p), "%s/cpuidle/available_governors", root);
-	if (read_str(p, buf, sizeof(buf)))
+	if (idl_read_str(p, buf, sizeof(buf)))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
 				   strerror(errno));
 	for (s = buf; n < max && (tok = strtok_r(s, " \t\n", &save));
@@ -151,7 +117,7 @@ int idlectl_get_governor(const char *root, char *buf, size_t len,
 	char p[4096];
 
 	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
-	if (read_str(p, buf, len))
+	if (idl_read_str(p, buf, len))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
 				   strerror(errno));
 	return 0;
@@ -182,8 +148,8 @@ int idlectl_get_disable(const char *root, unsigned int cpu,
 	char p[4096];
 	uint64_t v;
 
-	state_path(p, sizeof(p), root, cpu, state, "disable");
-	if (read_u64(p, &v))
+	cstate_sysfs_path(p, sizeof(p), root, cpu, (int)state, "disable");
+	if (idl_read_u64(p, &v))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
 				   errno ? strerror(errno) : "not a number");
 	*val = v != 0;
@@ -196,7 +162,7 @@ int idlectl_set_disable(const char *root, unsigned int cpu,
 	char p[4096];
 	int now;
 
-	state_path(p, sizeof(p), root, cpu, state, "disable");
+	cstate_sysfs_path(p, sizeof(p), root, cpu, (int)state, "disable");
 	if (write_str(p, val ? "1" : "0"))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", p,
 				   strerror(errno));

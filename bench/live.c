@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "host.h"
 #include "live.h"
 #include "measure.h"
 
@@ -98,37 +99,6 @@ int live_write_json(const char *path, json_t *doc, struct idl_err *err)
 
 /* ------------------------------------------------------------ metadata */
 
-/*
- * First line of @path (@key NULL), or the value after "KEY<tabs>: " of
- * the first line starting with @key (/proc/cpuinfo).
- */
-static void read_first(const char *path, const char *key, char *buf,
-		       size_t len)
-{
-	char line[512];
-	const char *v = NULL;
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!key) {
-			v = line;
-			break;
-		}
-		if (!strncmp(line, key, strlen(key))) {
-			v = strchr(line, ':');
-			v = v ? v + 1 + strspn(v + 1, " ") : NULL;
-			break;
-		}
-	}
-	fclose(f);
-	if (v)
-		snprintf(buf, len, "%.*s", (int)(len - 1), v);
-}
-
 static json_t *machine_meta(const struct live_opts *o,
 			    const struct idle_snapshot *s)
 {
@@ -139,8 +109,10 @@ static json_t *machine_meta(const struct live_opts *o,
 
 	uname(&u);
 	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", o->root);
-	read_first(path, NULL, driver, sizeof(driver));
-	read_first("/proc/cpuinfo", "model name", model, sizeof(model));
+	if (idl_read_str(path, driver, sizeof(driver)))
+		driver[0] = '\0';
+	model[0] = '\0';
+	idl_read_field("/proc/cpuinfo", "model name", model, sizeof(model));
 	for (i = 0; i < s->nr_states; i++)
 		json_array_append_new(states, json_pack(
 			"{s:s, s:I, s:I}", "name", s->info[i].name,
@@ -539,7 +511,7 @@ static int snap_all(struct live_ctx *c, struct idle_snapshot *s,
 		    uint64_t *perf, uint64_t *rapl, double *t,
 		    struct idl_err *err)
 {
-	*t = bench_mono_s();
+	*t = idl_mono_s();
 	if (c->perf_ok)
 		perfctr_read(&c->perf, perf);
 	if (c->rapl.nr && rapl_read(&c->rapl, rapl))
@@ -587,7 +559,7 @@ static int one_run(struct live_ctx *c, int rep, int g,
 
 	memset(&rm, 0, sizeof(rm));
 	c->run_no++;
-	if (c->o->warmup_s > 0 && b->def->run(&args, &warm, err))
+	if (c->o->warmup_s > 0 && bench_run(b->def, &args, &warm, err))
 		return -1;
 	if (bench_stop)
 		return 1;
@@ -606,7 +578,7 @@ static int one_run(struct live_ctx *c, int rep, int g,
 	if (snap_all(c, &rm.before, rm.perf0, rm.rapl0, &rm.t0, err))
 		rc = -1;
 	else
-		rc = b->def->run(&args, &r, err);
+		rc = bench_run(b->def, &args, &r, err);
 	if (!rc && snap_all(c, &rm.after, rm.perf1, rm.rapl1, &rm.t1, err))
 		rc = -1;
 	if (rec > 0 && recorder_stop(rec, rc ? NULL : err) && !rc)

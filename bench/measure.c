@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "measure.h"
 
 /* ---------------------------------------------------------------- perf */
@@ -164,21 +165,6 @@ const char *rapl_root(void)
 	return r && *r ? r : "/sys/class/powercap";
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static int zone_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct rapl_zone *)a)->path,
@@ -203,16 +189,16 @@ int rapl_open(const char *root, struct rapl *r)
 			continue;	/* not a top-level zone */
 		snprintf(p, sizeof(p), "%s/%s/max_energy_range_uj", root,
 			 de->d_name);
-		if (read_line(p, buf, sizeof(buf)))
+		if (idl_read_str(p, buf, sizeof(buf)))
 			continue;
 		z->max_range_uj = strtoull(buf, NULL, 10);
 		snprintf(z->path, sizeof(z->path), "%s/%s/energy_uj", root,
 			 de->d_name);
 		snprintf(p, sizeof(p), "%s/%s/name", root, de->d_name);
-		if (read_line(p, z->name, sizeof(z->name)))
+		if (idl_read_str(p, z->name, sizeof(z->name)))
 			snprintf(z->name, sizeof(z->name), "%.63s",
 				 de->d_name);
-		if (read_line(z->path, buf, sizeof(buf)))
+		if (idl_read_str(z->path, buf, sizeof(buf)))
 			continue;	/* root-only since CVE-2020-8694 */
 		r->nr++;
 	}
@@ -227,7 +213,7 @@ int rapl_read(const struct rapl *r, uint64_t *uj)
 	int i;
 
 	for (i = 0; i < r->nr; i++) {
-		if (read_line(r->z[i].path, buf, sizeof(buf)))
+		if (idl_read_str(r->z[i].path, buf, sizeof(buf)))
 			return -1;
 		uj[i] = strtoull(buf, NULL, 10);
 	}

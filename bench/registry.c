@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The benchmark registry, spec options and the latency histogram shared
- * by the built-in benchmarks.
+ * The benchmark registry (the list comes from bench/Makefile.inc), the
+ * options of a spec read through each benchmark's definition, and the
+ * latency histogram of the built-in benchmarks.
  */
 #include "config.h"
 
@@ -10,66 +11,45 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
 
 volatile sig_atomic_t bench_stop;
 
-
-#define KEYS(...)	((const char *const[]){ __VA_ARGS__, NULL })
-
-static const struct bench_def defs[] = {
-	{ "pingpong", "pipe ping-pong between two pinned CPUs: round trip",
-	  NULL, NULL, KEYS("cpu-a", "cpu-b", "gap"), bench_pingpong },
-	{ "timer", "periodic timers (73/113/211/347/401 Hz): lateness",
-	  NULL, NULL, KEYS("rates"), bench_timer },
-	{ "wakeup", "messenger/worker wakeups (futex or condvar): latency",
-	  NULL, NULL, KEYS("workers", "work", "sleep", "mode"), bench_wakeup },
-	{ "hackbench", "hackbench groups of senders/receivers: time",
-	  "hackbench", "rt-tests", KEYS("groups", "loops", "pipe", "threads"),
-	  bench_hackbench },
-	{ "perf-pipe", "perf bench sched pipe: usecs/op, ops/s",
-	  "perf", "linux-perf", KEYS("loops"), bench_perf_pipe },
-	{ "perf-messaging", "perf bench sched messaging: time",
-	  "perf", "linux-perf", KEYS("groups", "loops"),
-	  bench_perf_messaging },
-	{ "stress-ng", "stress-ng stressor (stressor=timer|hrtimers|...)",
-	  "stress-ng", "stress-ng", KEYS("stressor", "workers", "sleep"),
-	  bench_stress_ng },
-	{ "tbench", "tbench over 127.0.0.1: throughput, max latency",
-	  "tbench", "dbench", KEYS("clients"), bench_tbench },
-	{ "sockperf", "sockperf ping-pong over 127.0.0.1: latency",
-	  "sockperf", "sockperf", KEYS("port"), bench_sockperf },
-	{ "cyclictest", "cyclictest --laptop: wakeup latency",
-	  "cyclictest", "rt-tests", KEYS("threads", "interval"),
-	  bench_cyclictest },
-	{ "fio", "fio random reads on a scratch file: iops, latency",
-	  "fio", "fio", KEYS("size"), bench_fio },
+/* The benchmarks: one line each in bench/Makefile.inc (BENCHMARKS). */
+#define IDL_BENCH(sym) extern const struct bench_def sym;
+#include "bench/bench-list.h"
+#undef IDL_BENCH
+#define IDL_BENCH(sym) &sym,
+static const struct bench_def *const defs[] = {
+#include "bench/bench-list.h"
+	NULL
 };
-
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+#undef IDL_BENCH
 
 const struct bench_def *bench_find_def(const char *name)
 {
-	size_t i;
+	const struct bench_def *const *d;
 
-	for (i = 0; i < NDEFS; i++)
-		if (!strcmp(defs[i].name, name))
-			return &defs[i];
+	for (d = defs; *d; d++)
+		if (!strcmp((*d)->name, name))
+			return *d;
 	return NULL;
 }
 
 const struct bench_def *const *bench_list(void)
 {
-	static const struct bench_def *list[NDEFS + 1];
-	size_t i;
+	return defs;
+}
 
-	for (i = 0; i < NDEFS; i++)
-		list[i] = &defs[i];
-	list[NDEFS] = NULL;
-	return list;
+int bench_run(const struct bench_def *d, const struct bench_args *a,
+	      struct bench_result *r, struct idl_err *err)
+{
+	struct bench_args args = *a;
+
+	args.def = d;
+	return d->run(&args, r, err);
 }
 
 bool bench_on_path(const char *binary)
@@ -126,6 +106,41 @@ const struct bench_metric *bench_find(const struct bench_result *r,
 
 /* ------------------------------------------------------------- options */
 
+static unsigned int nr_cpus_dfl(unsigned int nr_cpus)
+{
+	return nr_cpus;
+}
+
+static unsigned int cpu1_dfl(unsigned int nr_cpus)
+{
+	return nr_cpus > 1 ? 1 : 0;
+}
+
+/*
+ * Defaults that depend on the machine: the word a definition uses, what
+ * a listing says for it, and its value for a run on @nr_cpus CPUs.
+ */
+static const struct {
+	const char	*word, *text;
+	unsigned int	(*value)(unsigned int nr_cpus);
+} machine_dfl[] = {
+	{ BENCH_DFL_CPUS, "number of CPUs", nr_cpus_dfl },
+	{ BENCH_DFL_CPU1, "1, or 0 on one CPU", cpu1_dfl },
+};
+
+#define NR_MACHINE_DFL	(sizeof(machine_dfl) / sizeof(machine_dfl[0]))
+
+/* Index of @dfl in machine_dfl[], or NR_MACHINE_DFL for a plain value. */
+static size_t machine_dfl_find(const char *dfl)
+{
+	size_t i;
+
+	for (i = 0; i < NR_MACHINE_DFL; i++)
+		if (!strcmp(dfl, machine_dfl[i].word))
+			break;
+	return i;
+}
+
 /* Find "key=" at the start of a ':'-separated item; returns the value. */
 static const char *opt_find(const char *opts, const char *key, size_t *len)
 {
@@ -145,25 +160,57 @@ static const char *opt_find(const char *opts, const char *key, size_t *len)
 	return NULL;
 }
 
-int bench_opt_str(const char *opts, const char *key, char *buf, size_t len)
+/* The option @key of @d, of length @kl; NULL if it has none. */
+static const struct bench_opt *opt_decl(const struct bench_def *d,
+					const char *key, size_t kl)
 {
-	size_t vl;
-	const char *v = opt_find(opts, key, &vl);
+	const struct bench_opt *o;
 
-	if (!v)
-		return 0;
-	snprintf(buf, len, "%.*s", (int)vl, v);
-	return 1;
+	for (o = d->opts; o->key; o++)
+		if (strlen(o->key) == kl && !strncmp(o->key, key, kl))
+			return o;
+	return NULL;
 }
 
-double bench_opt_num(const char *opts, const char *key, double dfl,
+const char *bench_opt_default_text(const struct bench_opt *o)
+{
+	size_t i = machine_dfl_find(o->dfl);
+
+	return i < NR_MACHINE_DFL ? machine_dfl[i].text : o->dfl;
+}
+
+int bench_opt_str(const struct bench_args *a, const char *key, char *buf,
+		  size_t len, struct idl_err *err)
+{
+	const struct bench_opt *o = opt_decl(a->def, key, strlen(key));
+	const char *v;
+	size_t vl, i;
+
+	if (!o)		/* a benchmark reads only what it declares */
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "benchmark %s: option '%s' not declared",
+				   a->def->name, key);
+	v = opt_find(a->opts, key, &vl);
+	if (v) {
+		snprintf(buf, len, "%.*s", (int)vl, v);
+		return 0;
+	}
+	i = machine_dfl_find(o->dfl);
+	if (i < NR_MACHINE_DFL)
+		snprintf(buf, len, "%u", machine_dfl[i].value(a->nr_cpus));
+	else
+		snprintf(buf, len, "%s", o->dfl);
+	return 0;
+}
+
+double bench_opt_num(const struct bench_args *a, const char *key,
 		     struct idl_err *err)
 {
 	char buf[64], *end;
 	double v;
 
-	if (!bench_opt_str(opts, key, buf, sizeof(buf)))
-		return dfl;
+	if (bench_opt_str(a, key, buf, sizeof(buf), err))
+		return NAN;
 	errno = 0;
 	v = strtod(buf, &end);
 	if (errno || end == buf || *end || !isfinite(v) || v < 0) {
@@ -175,31 +222,35 @@ double bench_opt_num(const char *opts, const char *key, double dfl,
 	return v;
 }
 
+/* "cpu-a cpu-b gap": the keys @d declares, for messages. */
+static void opt_keys(const struct bench_def *d, char *buf, size_t len)
+{
+	const struct bench_opt *o;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (o = d->opts; o->key && n < len; o++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				      o->key);
+}
+
 int bench_spec_check(const struct bench_def *d, const char *opts,
 		     struct idl_err *err)
 {
-	return bench_opts_check(d->name, opts, d->keys, err);
-}
-
-int bench_opts_check(const char *bench, const char *opts,
-		     const char *const *known, struct idl_err *err)
-{
 	const char *p = opts;
+	char keys[256];
 
 	while (p && *p) {
 		const char *e = strchrnul(p, ':');
 		const char *eq = memchr(p, '=', (size_t)(e - p));
-		size_t kl = eq ? (size_t)(eq - p) : (size_t)(e - p);
-		const char *const *k;
-		bool ok = false;
 
-		for (k = known; *k && eq; k++)
-			if (strlen(*k) == kl && !strncmp(*k, p, kl))
-				ok = true;
-		if (!ok)
+		if (!eq || !opt_decl(d, p, (size_t)(eq - p))) {
+			opt_keys(d, keys, sizeof(keys));
 			return idl_err_set(err, IDL_EXIT_BADINPUT,
-					   "benchmark %s: unknown option '%.*s'",
-					   bench, (int)(e - p), p);
+					   "benchmark %s: unknown option "
+					   "'%.*s' (it takes: %s)", d->name,
+					   (int)(e - p), p, keys);
+		}
 		p = *e ? e + 1 : NULL;
 	}
 	return 0;
@@ -297,12 +348,4 @@ double hist_percentile(const struct hist *h, double p)
 double hist_mean(const struct hist *h)
 {
 	return h->count ? h->sum / (double)h->count : 0;
-}
-
-double bench_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

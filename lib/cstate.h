@@ -92,6 +92,9 @@ int cstate_table_write(FILE *f, const struct cstate_table *t);
 #define CSTATE_SYSFS_ROOT	"/sys/devices/system/cpu"
 int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
 		      struct cstate_table *t, struct idl_err *err);
+/* ROOT/cpuCPU/cpuidle/stateSTATE/FILE, the path of one state attribute. */
+void cstate_sysfs_path(char *buf, size_t len, const char *root,
+		       unsigned int cpu, int state, const char *file);
 
 /* Per-state kernel counters of one CPU (sysfs stateK/...). */
 struct cstate_counters {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cstate.h"
+#include "host.h"
 
 #define UNKNOWN_POWER	4294967295ULL	/* sysfs "power" when unknown */
 
@@ -29,40 +30,10 @@ static bool use_libcpupower(const char *root)
 	return !strcmp(root, CSTATE_SYSFS_ROOT);
 }
 
-/* Read a one-line file into @buf without the trailing newline. */
-static int read_str(const char *path, char *buf, size_t len)
+void cstate_sysfs_path(char *buf, size_t len, const char *root,
+		       unsigned int cpu, int state, const char *file)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-static int read_ull(const char *path, unsigned long long *v)
-{
-	char buf[64], *end;
-
-	if (read_str(path, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -1;
-	return 0;
-}
-
-static void state_path(char *buf, size_t len, const char *root,
-		       unsigned int cpu, int idx, const char *file)
-{
-	snprintf(buf, len, "%s/cpu%u/cpuidle/state%d/%s", root, cpu, idx,
+	snprintf(buf, len, "%s/cpu%u/cpuidle/state%d/%s", root, cpu, state,
 		 file);
 }
 
@@ -113,19 +84,19 @@ static int read_state_files(const char *root, unsigned int cpu, int i,
 			    struct cstate *s)
 {
 	char path[4096];
-	unsigned long long v;
+	uint64_t v;
 
-	state_path(path, sizeof(path), root, cpu, i, "name");
-	if (read_str(path, s->name, sizeof(s->name)))
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "name");
+	if (idl_read_str(path, s->name, sizeof(s->name)))
 		return -1;
-	state_path(path, sizeof(path), root, cpu, i, "desc");
-	read_str(path, s->desc, sizeof(s->desc));
-	state_path(path, sizeof(path), root, cpu, i, "latency");
-	if (read_ull(path, &v))
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "desc");
+	idl_read_str(path, s->desc, sizeof(s->desc));
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "latency");
+	if (idl_read_u64(path, &v))
 		return -1;
 	s->exit_latency_ns = (int64_t)v * NSEC_PER_USEC;
-	state_path(path, sizeof(path), root, cpu, i, "disable");
-	s->disabled = !read_ull(path, &v) && v != 0;
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "disable");
+	s->disabled = !idl_read_u64(path, &v) && v != 0;
 	return 0;
 }
 
@@ -134,18 +105,18 @@ static int read_state_extra(const char *root, unsigned int cpu, int i,
 			    struct cstate *s)
 {
 	char path[4096], buf[32];
-	unsigned long long v;
+	uint64_t v;
 
-	state_path(path, sizeof(path), root, cpu, i, "residency");
-	if (read_ull(path, &v))
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "residency");
+	if (idl_read_u64(path, &v))
 		return -1;
 	s->target_residency_ns = (int64_t)v * NSEC_PER_USEC;
-	state_path(path, sizeof(path), root, cpu, i, "default_status");
-	if (!read_str(path, buf, sizeof(buf)) && !strcmp(buf, "disabled"))
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "default_status");
+	if (!idl_read_str(path, buf, sizeof(buf)) && !strcmp(buf, "disabled"))
 		s->flags |= CSTATE_OFF;
 	/* 0 and UINT_MAX both mean "not known" in practice */
-	state_path(path, sizeof(path), root, cpu, i, "power");
-	if (!read_ull(path, &v) && v != 0 && v != UNKNOWN_POWER)
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, "power");
+	if (!idl_read_u64(path, &v) && v != 0 && v != UNKNOWN_POWER)
 		s->power = (double)v;
 	if (!strcmp(s->name, "POLL"))
 		s->flags |= CSTATE_POLLING;
@@ -162,29 +133,8 @@ static void read_driver(const char *root, char *buf, size_t len)
 			return;
 	}
 	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", root);
-	if (read_str(path, buf, len))
+	if (idl_read_str(path, buf, len))
 		snprintf(buf, len, "unknown");
-}
-
-static void read_model(char *buf, size_t len)
-{
-	char line[512], *colon;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "this machine");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10))
-			continue;
-		colon = strchr(line, ':');
-		if (colon) {
-			colon[strcspn(colon, "\n")] = '\0';
-			snprintf(buf, len, "%s", colon + 2);
-		}
-		break;
-	}
-	fclose(f);
 }
 
 static void describe(const char *root, unsigned int cpu,
@@ -197,7 +147,10 @@ static void describe(const char *root, unsigned int cpu,
 	if (lib) {
 		snprintf(t->name, sizeof(t->name), "this machine (cpu %u)",
 			 cpu);
-		read_model(t->description, sizeof(t->description));
+		if (idl_read_field("/proc/cpuinfo", "model name",
+				   t->description, sizeof(t->description)))
+			snprintf(t->description, sizeof(t->description),
+				 "this machine");
 	} else {
 		snprintf(t->name, sizeof(t->name), "sysfs (cpu %u)", cpu);
 		snprintf(t->description, sizeof(t->description),
@@ -250,9 +203,13 @@ static int read_counter(const char *root, unsigned int cpu, int i,
 			const char *file, unsigned long long *v)
 {
 	char path[4096];
+	uint64_t u;
 
-	state_path(path, sizeof(path), root, cpu, i, file);
-	return read_ull(path, v);
+	cstate_sysfs_path(path, sizeof(path), root, cpu, i, file);
+	if (idl_read_u64(path, &u))
+		return -1;
+	*v = u;
+	return 0;
 }
 
 int cstate_sysfs_counters(const char *sysfs_root, unsigned int cpu,
@@ -306,17 +263,17 @@ int cstate_sysfs_governors(const char *sysfs_root, char *current,
 	if (!current[0]) {
 		snprintf(path, sizeof(path), "%s/cpuidle/current_governor_ro",
 			 root);
-		if (read_str(path, current, current_len)) {
+		if (idl_read_str(path, current, current_len)) {
 			snprintf(path, sizeof(path),
 				 "%s/cpuidle/current_governor", root);
-			if (read_str(path, current, current_len))
+			if (idl_read_str(path, current, current_len))
 				return idl_err_set(err, IDL_EXIT_FAILURE,
 						   "%s/cpuidle: no current governor (cpuidle disabled?)",
 						   root);
 		}
 	}
 	snprintf(path, sizeof(path), "%s/cpuidle/available_governors", root);
-	if (read_str(path, available, available_len))
+	if (idl_read_str(path, available, available_len))
 		snprintf(available, available_len, "%s", current);
 	return 0;
 }
@@ -328,7 +285,7 @@ int sysfs_module_param(const char *root, const char *module,
 
 	snprintf(path, sizeof(path), "%s/%s/parameters/%s",
 		 root ? root : SYSFS_MODULE_ROOT, module, param);
-	return read_str(path, buf, len);
+	return idl_read_str(path, buf, len);
 }
 
 static int by_name(const void *a, const void *b)

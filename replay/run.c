@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "host.h"
 #include "lib/paths.h"
 #include "run.h"
 
@@ -392,14 +393,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Progress on stderr while the workers run (only if asked for). */
 static void wait_progress(struct work *w, u64 expected, double t0)
 {
@@ -411,7 +404,7 @@ static void wait_progress(struct work *w, u64 expected, double t0)
 		u64 d;
 
 		nanosleep(&ts, NULL);
-		if (now_s() - t0 < 1.0)
+		if (idl_mono_s() - t0 < 1.0)
 			continue;
 		d = __atomic_load_n(&w->done_periods, __ATOMIC_RELAXED);
 		if (expected)
@@ -495,7 +488,7 @@ int replay_run_units(struct replay_run *run, const struct replay_opts *o,
 	pthread_t th[256];
 	int nth, i, t;
 	u64 expected = 0;
-	double t0 = now_s();
+	double t0 = idl_mono_s();
 
 	memset(&w, 0, sizeof(w));
 	w.run = run;

@@ -444,30 +444,57 @@ END_TEST
 
 START_TEST(test_opts)
 {
-	static const char *const known[] = { "gap", "cpu-a", NULL };
+	const struct bench_def *const *d;
+	const struct bench_opt *o;
+	struct bench_args a = { .def = bench_find_def("pingpong"),
+				.opts = "gap=5:cpu-a=1", .nr_cpus = 4 };
 	struct idl_err err = { 0 };
 	char buf[32];
 
-	ck_assert_double_eq(bench_opt_num("gap=5:cpu-a=1", "cpu-a", 0, &err),
-			    1);
-	ck_assert_double_eq(bench_opt_num("gap=5:cpu-a=1", "gap", 0, &err), 5);
-	ck_assert_double_eq(bench_opt_num("gap=5", "cpu-b", 7, &err), 7);
-	ck_assert_int_eq(bench_opt_str("mode=cond", "mode", buf, sizeof(buf)),
-			 1);
-	ck_assert_str_eq(buf, "cond");
-	ck_assert_int_eq(bench_opts_check("x", "gap=1:cpu-a=0", known, &err),
-			 0);
-	ck_assert_int_eq(bench_opts_check("x", "gap=1:bogus=2", known, &err),
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-a", &err), 1);
+	ck_assert_double_eq(bench_opt_num(&a, "gap", &err), 5);
+	/* defaults come from the definition, machine ones from the run */
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err), 1);
+	a.nr_cpus = 1;
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err), 0);
+	ck_assert_int_eq(bench_opt_str(&a, "nope", buf, sizeof(buf), &err),
 			 -1);
-	ck_assert(strstr(err.msg, "unknown option 'bogus=2'") != NULL);
-	ck_assert(isnan(bench_opt_num("gap=abc", "gap", 0, &err)));
+	ck_assert(strstr(err.msg, "option 'nope' not declared") != NULL);
+	a.def = bench_find_def("wakeup");
+	a.opts = "mode=cond";
+	ck_assert_int_eq(bench_opt_str(&a, "mode", buf, sizeof(buf), &err),
+			 0);
+	ck_assert_str_eq(buf, "cond");
+	ck_assert_double_eq(bench_opt_num(&a, "workers", &err), 1);
+	ck_assert_double_eq(bench_opt_num(&a, "work", &err), 20);
+	a.opts = "work=abc";
+	ck_assert(isnan(bench_opt_num(&a, "work", &err)));
+	ck_assert(strstr(err.msg, "work=abc: not a non-negative number"));
+	ck_assert_int_eq(bench_spec_check(bench_find_def("pingpong"),
+					  "gap=1:cpu-a=0", &err), 0);
+	ck_assert_int_eq(bench_spec_check(bench_find_def("pingpong"),
+					  "gap=1:bogus=2", &err), -1);
+	ck_assert(strstr(err.msg, "unknown option 'bogus=2' "
+			 "(it takes: cpu-a cpu-b gap)") != NULL);
 	ck_assert(bench_find_def("pingpong") && !bench_find_def("nope"));
 	ck_assert_int_eq(bench_spec_check(bench_find_def("timer"), "rates=7",
 					  &err), 0);
 	ck_assert_int_eq(bench_spec_check(bench_find_def("timer"),
 					  "rates=7:gap=2", &err), -1);
 	ck_assert(strstr(err.msg, "benchmark timer: unknown option 'gap=2'"));
+	ck_assert_int_eq(bench_spec_check(bench_find_def("fio"), "size",
+					  &err), -1);
 	ck_assert(bench_available(bench_find_def("timer")));
+	/* every option has help and a default that a run can read */
+	for (d = bench_list(); *d; d++)
+		for (o = (*d)->opts; o->key; o++) {
+			ck_assert(o->dfl && o->help && o->help[0]);
+			a.def = *d;
+			a.opts = "";
+			ck_assert_int_eq(bench_opt_str(&a, o->key, buf,
+						       sizeof(buf), &err), 0);
+			ck_assert(buf[0]);
+		}
 }
 END_TEST
 
@@ -503,25 +530,26 @@ START_TEST(test_builtins_run)
 	struct bench_result r = { 0 };
 	struct idl_err err = { 0 };
 
-	ck_assert_int_eq(bench_pingpong(&a, &r, &err), 0);
+	ck_assert_int_eq(bench_run(bench_find_def("pingpong"), &a, &r, &err),
+			 0);
 	ck_assert_double_gt(metric(&r, "ops/s", ""), 100);
 	ck_assert(metric(&r, "rtt-p50", "") <= metric(&r, "rtt-p99", ""));
 	memset(&r, 0, sizeof(r));
 	a.opts = "rates=100/200";
-	ck_assert_int_eq(bench_timer(&a, &r, &err), 0);
+	ck_assert_int_eq(bench_run(bench_find_def("timer"), &a, &r, &err), 0);
 	ck_assert_double_ge(metric(&r, "lateness-p50", "100Hz"), 0);
 	ck_assert(metric(&r, "lateness-p50", "") <=
 		  metric(&r, "lateness-max", ""));
 	memset(&r, 0, sizeof(r));
 	a.opts = "mode=cond:workers=2:sleep=200";
-	ck_assert_int_eq(bench_wakeup(&a, &r, &err), 0);
+	ck_assert_int_eq(bench_run(bench_find_def("wakeup"), &a, &r, &err), 0);
 	ck_assert_double_gt(metric(&r, "rounds/s", ""), 10);
 	memset(&r, 0, sizeof(r));
 	a.opts = "workers=1";
-	ck_assert_int_eq(bench_wakeup(&a, &r, &err), 0);
+	ck_assert_int_eq(bench_run(bench_find_def("wakeup"), &a, &r, &err), 0);
 	ck_assert_double_gt(metric(&r, "wakeup-p50", ""), 0);
 	a.opts = "rates=0";
-	ck_assert_int_eq(bench_timer(&a, &r, &err), -1);
+	ck_assert_int_eq(bench_run(bench_find_def("timer"), &a, &r, &err), -1);
 }
 END_TEST
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "synth.h"
 #include "trace.h"
 
@@ -306,14 +306,6 @@ START_TEST(test_busy)
 }
 END_TEST
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* synth_write output reads back as the generators produce it. */
 START_TEST(test_write_and_speed)
 {
@@ -333,17 +325,17 @@ START_TEST(test_write_and_speed)
 	ck_assert_int_eq(synth_parse("poisson:100000+periodic+busy:1", &spec,
 				     &err), 0);
 	params = (struct synth_params){ 4, 25 * 1000 * MS, 11, 250 };
-	t0 = now_s();
+	t0 = idl_mono_s();
 	synth_gen_init(&g, &spec, &params, 2);
 	while (synth_gen_next(&g, &p))
 		k++;
-	t1 = now_s();
+	t1 = idl_mono_s();
 	trace_meta_init(&m);
 	w = trace_writer_create(path, &m, &err);
 	ck_assert_ptr_nonnull(w);
 	ck_assert_int_eq(synth_write(&spec, &params, w, &n, &err), 0);
 	ck_assert_int_eq(trace_writer_close(w, &err), 0);
-	t2 = now_s();
+	t2 = idl_mono_s();
 	printf("synth: generate %.1f M periods/s, generate+write %.1f M/s"
 	       " (%" PRIu64 " periods)\n", (double)k / (t1 - t0) / 1e6,
 	       (double)n / (t2 - t1) / 1e6, n);

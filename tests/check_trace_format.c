@@ -19,9 +19,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "trace.h"
 #include "trace-format.h"
 
@@ -682,14 +682,6 @@ static long max_rss_kb(void)
 	return ru.ru_maxrss;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 #define BIG_CPUS	4
 #define BIG_N		1250000ULL	/* per CPU: 5 M periods */
 
@@ -703,9 +695,9 @@ START_TEST(test_big_streaming)
 	long rss0 = max_rss_kb(), rss1, rss2;
 	double t0, t1, t2;
 
-	t0 = now_s();
+	t0 = idl_mono_s();
 	write_trace(path, BIG_CPUS, BIG_N, 0);
-	t1 = now_s();
+	t1 = idl_mono_s();
 	rss1 = max_rss_kb();
 	r = trace_reader_open(path, &err);
 	ck_assert_ptr_nonnull(r);
@@ -717,7 +709,7 @@ START_TEST(test_big_streaming)
 		next[p.cpu & (BIG_CPUS - 1)]++;
 		total++;
 	}
-	t2 = now_s();
+	t2 = idl_mono_s();
 	ck_assert_ptr_null(trace_reader_damage(r));
 	trace_reader_close(r);
 	rss2 = max_rss_kb();

@@ -1,6 +1,7 @@
 #!/bin/sh
 # README, man page and behaviour stay in step: the man page is the
-# assembly of doc/man/*.roff, and every command that `idlelab help` lists
+# assembly of doc/man/*.roff (live.gen.roff being what the program says
+# about its benchmarks), and every command that `idlelab help` lists
 # has --help, a man section and a line in README.md.
 set -u
 fail=0
@@ -8,6 +9,12 @@ version=$("$IDLELAB" --version | sed 's/^idlelab //')
 if ! "$top_srcdir/doc/man/assemble.sh" "$version" | cmp -s - "$top_srcdir/doc/idlelab.1"; then
 	echo "FAIL: doc/idlelab.1 is not the assembly of doc/man/*.roff" \
 		"(run doc/man/assemble.sh $version > doc/idlelab.1)"
+	fail=1
+fi
+# the man page's list of benchmarks is generated from their definitions
+if ! "$IDLELAB" live --list-bench=roff | cmp -s - "$top_srcdir/doc/man/live.gen.roff"; then
+	echo "FAIL: doc/man/live.gen.roff is not the benchmark list" \
+		"(run idlelab live --list-bench=roff > doc/man/live.gen.roff)"
 	fail=1
 fi
 cmds=$("$IDLELAB" help | sed -n 's/^  \([a-z]*\) .*/\1/p')

@@ -10,12 +10,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 
 #include <idlelab/governor.h>
 
 #include "cstate.h"
+#include "host.h"
 #include "import.h"
 #include "trace.h"
 
@@ -180,15 +180,6 @@ static int convert(const struct import_opts *o, const struct importer *imp,
 	return 0;
 }
 
-static double since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	       (t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 int import_trace(const struct import_opts *o, struct import_summary *s,
 		 struct idl_err *err)
 {
@@ -197,10 +188,9 @@ int import_trace(const struct import_opts *o, struct import_summary *s,
 	struct trace_meta meta;
 	struct model_opts mo = { 0 };
 	struct run_ctx rc = { 0 };
-	struct timespec t0;
+	double t0 = idl_mono_s();
 	int r = -1;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	imp = prepare(o, &sc, &meta, err);
 	if (!imp)
 		return -1;
@@ -215,7 +205,7 @@ int import_trace(const struct import_opts *o, struct import_summary *s,
 	if (!rc.sorter || convert(o, imp, &sc, &rc, err))
 		goto out;
 	s->stats = *model_get_stats(rc.m);
-	s->seconds = since(&t0);
+	s->seconds = idl_mono_s() - t0;
 	/* the file's or --hz's HZ is a fact; the scan's or model's a guess */
 	s->hz_estimated = !o->hz && !sc.hz_from_file &&
 			  (s->stats.hz_estimated || sc.hz);

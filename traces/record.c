@@ -27,6 +27,7 @@
 
 #include "cstate.h"
 #include "decode-bin.h"
+#include "host.h"
 #include "model.h"
 #include "record.h"
 #include "trace.h"
@@ -497,14 +498,6 @@ static int start_child(struct rec *r, struct idl_err *err)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 static bool child_running(struct rec *r)
 {
 	if (r->child <= 0)
@@ -520,7 +513,7 @@ static int capture(struct rec *r, struct idl_err *err)
 {
 	const struct record_opts *o = r->o;
 	struct timespec pause = { 0, 100000000 };
-	double end = now_s() + o->duration;
+	double end = idl_mono_s() + o->duration;
 
 	if (read_counters(r, false, err))
 		return -1;
@@ -528,7 +521,7 @@ static int capture(struct rec *r, struct idl_err *err)
 	if (o->command && o->command[0] && start_child(r, err))
 		return -1;
 	while (!rec_signalled) {
-		if (o->duration > 0 && now_s() >= end)
+		if (o->duration > 0 && idl_mono_s() >= end)
 			break;
 		if (o->command && o->command[0] && !child_running(r))
 			break;
