@@ -314,6 +314,7 @@ static int start(struct decide *d)
 		return bad(d, "select: the state table needs at least 2 states "
 			   "(has %d)", d->drv.state_count);
 	d->env.tick_nsec = idl_tick_nsec_for_hz(d->hz);
+	d->env.hz = d->hz;
 	if (idl_governor_attach(&d->dev, &d->gov, &d->drv))
 		return bad(d, "select: %s: enable() failed", d->gov.spec);
 	d->attached = true;
@@ -414,6 +415,8 @@ static int do_reflect(struct decide *d, char **f, int n)
 		idl_core_poll_limit(&d->drv, dev);
 	miss = idl_core_account(&d->drv, dev, idx, (s64)res);
 	dev->poll_time_limit = ptl;
+	/* the clock of a stream: idle time only (selects take none) */
+	d->env.now_ns += res;
 	/* What tick_nohz_idle_got_tick() answers when first asked. */
 	d->env.got_tick = got_tick;
 	if (d->explain) {

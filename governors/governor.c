@@ -301,6 +301,32 @@ static int parse_params(struct idl_governor *gov, const char *spec,
 	return make_spec(gov, err, errlen);
 }
 
+void idl_governor_defaults(struct idl_governor *gov)
+{
+	int i;
+
+	for (i = 0; i < nr_params(gov->ops) && i < IDL_GOV_MAX_PARAMS; i++)
+		gov->param[i] = gov->ops->params[i].def;
+}
+
+int idl_governor_apply(struct idl_governor *gov, const char *params,
+		       char *err, size_t errlen)
+{
+	const char *item = params, *comma, *eq;
+	size_t len;
+
+	while (item && *item) {
+		comma = strchr(item, ',');
+		len = comma ? (size_t)(comma - item) : strlen(item);
+		eq = memchr(item, '=', len);
+		if (eq && find_param(gov->ops, item, (size_t)(eq - item)) >= 0 &&
+		    parse_item(gov, item, len, err, errlen))
+			return -1;
+		item = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 void idl_governor_params(const struct idl_governor *gov, char *buf,
 			 size_t len)
 {

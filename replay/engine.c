@@ -248,6 +248,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		env->got_tick = false;
 		env->sleep_length_queried = false;
 		env->hindsight_idle_ns = in.remain;
+		env->now_ns = p->entry_ns + (u64)elapsed;
 
 		if (__builtin_expect(explain, 0))
 			dev->explain = &rc->ex->gov;
@@ -289,6 +290,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		}
 		miss = idl_core_account(drv, dev, idx, seg);
 		env->got_tick = cause == WAKE_TICK;
+		env->now_ns = p->entry_ns + (u64)(elapsed + seg);
 		if (ops->reflect)
 			ops->reflect(dev, idx);
 		dev->explain = NULL;

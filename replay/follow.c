@@ -168,6 +168,7 @@ static void enter_recorded(struct replay_cpu *rc, int gi,
 	rc->g[gi].klast_tick = (p->flags & IP_GOT_TICK) ||
 			       p->wake_cause == WAKE_TICK;
 	rc->env.got_tick = rc->g[gi].klast_tick;
+	rc->env.now_ns = p->exit_ns;
 	if (dev->governor->ops->reflect)
 		dev->governor->ops->reflect(dev, st);
 }
@@ -208,6 +209,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	env->sleep_length_queried = false;
 	env->got_tick = false;
 	env->hindsight_idle_ns = (s64)(p->exit_ns - p->entry_ns);
+	env->now_ns = p->entry_ns;
 	if (want) {
 		begin_explain(d);
 		dev->explain = &d->ex;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "plugin.h"
 #include "host.h"
 #include "lib/paths.h"
 #include "run.h"
@@ -78,27 +79,26 @@ static int live_columns(struct replay_setup *s, const struct replay_opts *o,
 			const struct trace_meta *m, const char *path,
 			struct idl_err *err)
 {
-	struct idl_governor cap;
-	char spec[IDL_GOV_SPEC_LEN + 64], msg[512];
 	bool known = m->governor_params[0] != '\0';
+	struct idl_governor cap;
+	char msg[512];
 	int i;
 
 	if (!m->governor[0])
 		return 0;
-	snprintf(spec, sizeof(spec), "%s%s%s", m->governor, known ? ":" : "",
-		 m->governor_params);
-	if (idl_governor_parse(&cap, spec, msg, sizeof(msg))) {
-		if (!idl_governor_find(m->governor))
-			return 0;	/* a governor idlelab does not have */
-		return idl_err_set(err, IDL_EXIT_BADINPUT,
-				   "%s: the tunables of the live governor: %s",
-				   path, msg);
-	}
 	for (i = 0; i < s->ngov; i++) {
 		struct idl_governor *g = &s->gov[i];
 
-		if (strcmp(g->ops->name, m->governor))
+		/* a plugin built from the same governor counts too */
+		if (strcmp(idl_plugin_name(g->ops), m->governor))
 			continue;
+		cap = *g;
+		idl_governor_defaults(&cap);
+		if (known && idl_governor_apply(&cap, m->governor_params, msg,
+						sizeof(msg)))
+			return idl_err_set(err, IDL_EXIT_BADINPUT,
+					   "%s: the tunables of the live "
+					   "governor: %s", path, msg);
 		if (!o->gov_has_params[i] && known) {
 			memcpy(g->param, cap.param, sizeof(g->param));
 			s->capture_tunables[i] = true;

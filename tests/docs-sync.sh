@@ -31,6 +31,10 @@ for c in $cmds; do
 		{ echo "FAIL: README.md does not list $c"; fail=1; }
 	echo "ok: $c"
 done
+# doc/plugins.md shows tests/plugins/deepest.c, which the tests build
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' \
+	"$top_srcdir/doc/plugins.md" | cmp -s - "$top_srcdir/tests/plugins/deepest.c" ||
+	{ echo "FAIL: doc/plugins.md's example is not tests/plugins/deepest.c"; fail=1; }
 "$IDLELAB" nosuchcommand >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown command must exit 2"; fail=1; }
 exit $fail

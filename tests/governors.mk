@@ -43,3 +43,7 @@ TESTS += tests/check_menu
 TESTS += tests/governors-diff.sh
 EXTRA_DIST += tests/governors-diff.sh tests/ref/govref.py \
 	tests/ref/gen_streams.py tests/ref/README.md tests/ref/divergences
+
+## governor plugins: native, kernel-source builds, containment
+TESTS += tests/plugin-cli.sh
+EXTRA_DIST += tests/plugin-cli.sh tests/plugins

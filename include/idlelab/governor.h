@@ -313,6 +313,17 @@ int idl_governor_register(const struct idl_governor_ops *ops, char *err,
 int idl_governor_parse(struct idl_governor *gov, const char *spec,
 		       char *err, size_t errlen);
 
+/* Every tunable of @gov back to its default. */
+void idl_governor_defaults(struct idl_governor *gov);
+
+/*
+ * Set the tunables named in @params ("param=value,...") that @gov has;
+ * others are ignored (a kernel-source build lacks idlelab's own knobs).
+ * -1 with a message for a value out of range or not a number.
+ */
+int idl_governor_apply(struct idl_governor *gov, const char *params,
+		       char *err, size_t errlen);
+
 /* Every tunable of @gov as "param=value,..." ("" if it has none). */
 void idl_governor_params(const struct idl_governor *gov, char *buf,
 			 size_t len);
