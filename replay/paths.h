@@ -1,1 +1,0 @@
-#define IDLELAB_SRCDIR "/work/main"
