@@ -31,7 +31,13 @@ enum {
 #define guest_halt_poll_allow_shrink(dev) \
 	((bool)gov_param(dev, PARAM_ALLOW_SHRINK))
 
-/* haltpoll keeps all its state in the device; nothing per CPU. */
+/*
+ * haltpoll keeps its state in the device; the per-CPU data only counts
+ * window changes for replay's internals (idlelab).
+ */
+struct haltpoll_counts {
+	u64	grows, shrinks;
+};
 
 static int haltpoll_select(struct cpuidle_driver *drv,
 			   struct cpuidle_device *dev, bool *stop_tick)
@@ -90,6 +96,7 @@ static void adjust_poll_limit(struct cpuidle_device *dev, u64 block_ns)
 			    (unsigned long long)block_ns,
 			    (unsigned long long)dev->poll_limit_ns, val);
 		dev->poll_limit_ns = val;
+		((struct haltpoll_counts *)gov_data(dev))->grows++;
 	} else if (block_ns > max && guest_halt_poll_allow_shrink(dev)) {
 		/* Polling would not have helped: poll less. */
 		unsigned int shrink = guest_halt_poll_shrink(dev);
@@ -107,6 +114,7 @@ static void adjust_poll_limit(struct cpuidle_device *dev, u64 block_ns)
 			    (unsigned long long)block_ns,
 			    (unsigned long long)dev->poll_limit_ns, val);
 		dev->poll_limit_ns = val;
+		((struct haltpoll_counts *)gov_data(dev))->shrinks++;
 	}
 }
 
@@ -132,6 +140,20 @@ static void haltpoll_explain_state(struct cpuidle_device *dev,
 			   (unsigned long long)dev->poll_limit_ns);
 }
 
+static void haltpoll_stats(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, idl_stat_fn emit,
+			   void *ctx)
+{
+	const struct haltpoll_counts *c = gov_data(dev);
+
+	(void)drv;
+	emit(ctx, "poll_limit_ns", NULL, (long long)dev->poll_limit_ns,
+	     IDL_STAT_LAST);
+	emit(ctx, "window_grows", NULL, (long long)c->grows, IDL_STAT_SUM);
+	emit(ctx, "window_shrinks", NULL, (long long)c->shrinks,
+	     IDL_STAT_SUM);
+}
+
 static const struct idl_gov_param haltpoll_params[] = {
 	{ "guest_halt_poll_ns", "maximum polling window, ns",
 	  200000, 0, UINT_MAX },
@@ -150,10 +172,11 @@ const struct idl_governor_ops idl_gov_haltpoll = {
 	.name		= "haltpoll",
 	.rating		= 9,
 	.kernel_version	= "6.18.y",
-	.data_size	= 0,
+	.data_size	= sizeof(struct haltpoll_counts),
 	.params		= haltpoll_params,
 	.enable		= haltpoll_enable_device,
 	.select		= haltpoll_select,
 	.reflect	= haltpoll_reflect,
 	.explain_state	= haltpoll_explain_state,
+	.stats		= haltpoll_stats,
 };

@@ -39,6 +39,10 @@ struct ladder_device_state {
 /* The per-CPU private data (the kernel's per_cpu(ladder_devices)). */
 struct ladder_device {
 	struct ladder_device_state states[CPUIDLE_STATE_MAX];
+	/* idlelab: moves from each state, for replay's internals */
+	u64 promotions[CPUIDLE_STATE_MAX];
+	u64 demotions[CPUIDLE_STATE_MAX];
+	u64 fallbacks[CPUIDLE_STATE_MAX];
 };
 
 static inline int ladder_first_idx(const struct cpuidle_driver *drv)
@@ -102,6 +106,7 @@ static int ladder_select_state(struct cpuidle_driver *drv,
 		if ((u32)last_state->stats.promotion_count >=
 		    last_state->threshold.promotion_count) {
 			gov_explain(dev, "ladder: promote");
+			ldev->promotions[last_idx]++;
 			ladder_do_selection(dev, ldev, last_idx, last_idx + 1);
 			return last_idx + 1;
 		}
@@ -117,6 +122,7 @@ static int ladder_select_state(struct cpuidle_driver *drv,
 			if (drv->states[i].exit_latency_ns <= latency_req)
 				break;
 		gov_explain(dev, "ladder: state %d not usable", last_idx);
+		ldev->fallbacks[last_idx]++;
 		ladder_do_selection(dev, ldev, last_idx, i);
 		return i;
 	}
@@ -129,6 +135,7 @@ static int ladder_select_state(struct cpuidle_driver *drv,
 		if ((u32)last_state->stats.demotion_count >=
 		    last_state->threshold.demotion_count) {
 			gov_explain(dev, "ladder: demote");
+			ldev->demotions[last_idx]++;
 			ladder_do_selection(dev, ldev, last_idx, last_idx - 1);
 			return last_idx - 1;
 		}
@@ -184,6 +191,24 @@ static void ladder_explain_state(struct cpuidle_device *dev,
 			   ls->stats.demotion_count);
 }
 
+static void ladder_stats(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			 idl_stat_fn emit, void *ctx)
+{
+	struct ladder_device *ldev = gov_data(dev);
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		const char *name = drv->states[i].name;
+
+		emit(ctx, "promotions_from", name,
+		     (long long)ldev->promotions[i], IDL_STAT_SUM);
+		emit(ctx, "demotions_from", name,
+		     (long long)ldev->demotions[i], IDL_STAT_SUM);
+		emit(ctx, "unusable_from", name,
+		     (long long)ldev->fallbacks[i], IDL_STAT_SUM);
+	}
+}
+
 static const struct idl_gov_param ladder_params[] = {
 	{ "promotion_count", "idle periods above the exit latency before "
 	  "moving one state deeper", PROMOTION_COUNT, 1, 1000000 },
@@ -202,4 +227,5 @@ const struct idl_governor_ops idl_gov_ladder = {
 	.select		= ladder_select_state,
 	.reflect	= ladder_reflect,
 	.explain_state	= ladder_explain_state,
+	.stats		= ladder_stats,
 };

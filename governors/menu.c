@@ -67,6 +67,40 @@ enum {
 	MENU_PARAM_RESOLUTION,
 };
 
+/*
+ * idlelab: what happened, for replay's "governor internals" (doc/scoring.md).
+ * Nothing the governor decides on reads these.
+ */
+enum menu_why {			/* how select() ended */
+	MENU_WHY_FIT,
+	MENU_WHY_STATE0,
+	MENU_WHY_LATENCY,
+	MENU_WHY_POLL_OVERRIDE,
+	MENU_WHY_BELOW_TICK,
+	MENU_WHY_RETAIN_TICK,
+	MENU_WHY_STOPPED_DEEPER,
+	MENU_WHY_STOPPED_KEEP,
+	MENU_WHY_COUNT
+};
+
+enum menu_typical { MENU_TYPICAL_ACCEPTED, MENU_TYPICAL_NO_DATA,
+		    MENU_TYPICAL_SPREAD, MENU_TYPICAL_COUNT };
+
+enum menu_source {		/* where the prediction came from */
+	MENU_FROM_TYPICAL,	/* typical interval, timer not asked for */
+	MENU_FROM_TYPICAL_TIMER, /* typical interval below the timer's */
+	MENU_FROM_TIMER,	/* corrected timer */
+	MENU_FROM_NEXT_TIMER,	/* tick stopped: the timer itself */
+	MENU_FROM_COUNT
+};
+
+struct menu_counts {
+	u64	why[MENU_WHY_COUNT];
+	u64	typical[MENU_TYPICAL_COUNT];
+	u64	source[MENU_FROM_COUNT];
+	u64	updates[BUCKETS];
+};
+
 struct menu_device {
 	int		needs_update;
 	int		tick_wakeup;
@@ -81,6 +115,7 @@ struct menu_device {
 	unsigned int	nr_intervals;	/* INTERVALS */
 	unsigned int	decay;		/* DECAY */
 	unsigned int	resolution;	/* RESOLUTION */
+	struct menu_counts count;
 };
 
 /* Bucket of a sleep length: one per decade from 10 us to 100 ms. */
@@ -157,6 +192,7 @@ again:
 	if (!max) {
 		gov_explain(dev, "menu: typical: pass %d: %u samples, max 0 "
 			    "-> UINT_MAX (no data)", pass, divisor);
+		data->count.typical[MENU_TYPICAL_NO_DATA]++;
 		return UINT_MAX;
 	}
 
@@ -181,6 +217,7 @@ again:
 		    variance <= 400) {
 			gov_explain(dev, "menu: typical: accepted: %u us",
 				    (unsigned int)avg);
+			data->count.typical[MENU_TYPICAL_ACCEPTED]++;
 			return (unsigned int)avg;
 		}
 	}
@@ -189,6 +226,7 @@ again:
 	if (divisor * 4 <= n * 3) {
 		gov_explain(dev, "menu: typical: %u of %u samples left "
 			    "-> UINT_MAX", divisor, n);
+		data->count.typical[MENU_TYPICAL_SPREAD]++;
 		return UINT_MAX;
 	}
 
@@ -202,12 +240,29 @@ again:
 	goto again;
 }
 
-/* The explain line of the decision, for every exit of menu_select(). */
+static const char *const menu_why_text[MENU_WHY_COUNT] = {
+	[MENU_WHY_FIT] = "deepest state fitting the prediction",
+	[MENU_WHY_STATE0] = "state 1 cannot be used: timer before its "
+			    "residency, latency limit or single state",
+	[MENU_WHY_LATENCY] = "next state's exit latency > latency_req",
+	[MENU_WHY_POLL_OVERRIDE] = "polling state override",
+	[MENU_WHY_BELOW_TICK] = "next state too deep, prediction below a tick",
+	[MENU_WHY_RETAIN_TICK] = "next state too deep, tick running: retain "
+				 "tick",
+	[MENU_WHY_STOPPED_DEEPER] = "tick stopped: deeper state within "
+				    "delta_tick",
+	[MENU_WHY_STOPPED_KEEP] = "tick stopped: next state too deep",
+};
+
+/* Every exit of menu_select(): explain and count the decision. */
 static int menu_result(struct cpuidle_device *dev, int idx, bool *stop_tick,
-		       const char *why)
+		       enum menu_why why)
 {
+	struct menu_device *data = gov_data(dev);
+
+	data->count.why[why]++;
 	gov_explain(dev, "menu: -> state %d, stop_tick %d (%s)", idx,
-		    *stop_tick ? 1 : 0, why);
+		    *stop_tick ? 1 : 0, menu_why_text[why]);
 	return idx;
 }
 
@@ -219,7 +274,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 {
 	struct menu_device *data = gov_data(dev);
 	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
-	const char *why = "deepest state fitting the prediction";
+	enum menu_why why = MENU_WHY_FIT;
+	enum menu_source source = MENU_FROM_TYPICAL;
 	u64 predicted_ns;
 	s64 delta, delta_tick;
 	int i, idx;
@@ -269,8 +325,11 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			    "correction factor %u, timer_us %u",
 			    (unsigned long long)predicted_ns, data->bucket, cf,
 			    timer_us);
-		if ((u64)timer_us * NSEC_PER_USEC < predicted_ns)
+		source = MENU_FROM_TYPICAL_TIMER;
+		if ((u64)timer_us * NSEC_PER_USEC < predicted_ns) {
 			predicted_ns = (u64)timer_us * NSEC_PER_USEC;
+			source = MENU_FROM_TIMER;
+		}
 		/*
 		 * With the tick stopped, a short prediction could leave the
 		 * CPU in a shallow state for long: use the timer instead.
@@ -280,6 +339,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				    "%llu < TICK_NSEC: predicted = next_timer_ns",
 				    (unsigned long long)predicted_ns);
 			predicted_ns = data->next_timer_ns;
+			source = MENU_FROM_NEXT_TIMER;
 		}
 	} else {
 		/* No timer query: assume none soon, the tick in half a tick. */
@@ -296,6 +356,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	gov_explain(dev, "menu: next_timer=%llu predicted=%llu",
 		    (unsigned long long)data->next_timer_ns,
 		    (unsigned long long)predicted_ns);
+	data->count.source[source]++;
 
 	if (drv->state_count <= 1 || latency_req == 0 ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -303,9 +364,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	     !dev->states_usage[0].disable)) {
 		/* State 0 it is; keep the tick if it is the polling one. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_result(dev, 0, stop_tick, "state 1 cannot be used: "
-				   "timer before its residency, latency limit "
-				   "or single state");
+		return menu_result(dev, 0, stop_tick, MENU_WHY_STATE0);
 	}
 
 	idx = -1;
@@ -319,7 +378,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			idx = i; /* first enabled state */
 
 		if (s->exit_latency_ns > latency_req) {
-			why = "next state's exit latency > latency_req";
+			why = MENU_WHY_LATENCY;
 			break;
 		}
 
@@ -339,12 +398,12 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		    (u64)s->exit_latency_ns <= predicted_ns) {
 			predicted_ns = (u64)s->target_residency_ns;
 			idx = i;
-			why = "polling state override";
+			why = MENU_WHY_POLL_OVERRIDE;
 			break;
 		}
 
 		if (predicted_ns < (u64)TICK_NSEC) {
-			why = "next state too deep, prediction below a tick";
+			why = MENU_WHY_BELOW_TICK;
 			break;
 		}
 
@@ -352,7 +411,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			/* Shallow so far: keep the tick, decide again later. */
 			predicted_ns =
 				(u64)drv->states[idx].target_residency_ns;
-			why = "next state too deep, tick running: retain tick";
+			why = MENU_WHY_RETAIN_TICK;
 			break;
 		}
 
@@ -363,11 +422,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (drv->states[idx].target_residency_ns < TICK_NSEC &&
 		    s->target_residency_ns <= delta_tick) {
 			idx = i;
-			return menu_result(dev, idx, stop_tick, "tick stopped: "
-					   "deeper state within delta_tick");
+			return menu_result(dev, idx, stop_tick,
+					   MENU_WHY_STOPPED_DEEPER);
 		}
-		return menu_result(dev, idx, stop_tick, "tick stopped: next "
-				   "state too deep");
+		return menu_result(dev, idx, stop_tick, MENU_WHY_STOPPED_KEEP);
 	}
 
 	if (idx == -1)
@@ -471,6 +529,7 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		new_factor = 1;
 
 	data->correction_factor[data->bucket] = new_factor;
+	data->count.updates[data->bucket]++;
 
 	/* ktime_to_us(): s64 division, then truncation to u32. */
 	interval_us = (unsigned int)((s64)measured_ns / NSEC_PER_USEC);
@@ -527,6 +586,51 @@ static void menu_explain_state(struct cpuidle_device *dev,
 			   data->correction_factor[5], data->interval_ptr, buf);
 }
 
+static const char *const menu_bucket_name[BUCKETS] = {
+	"<10us", "<100us", "<1ms", "<10ms", "<100ms", ">=100ms"
+};
+static const char *const menu_why_name[MENU_WHY_COUNT] = {
+	[MENU_WHY_FIT]			= "fit",
+	[MENU_WHY_STATE0]		= "state0",
+	[MENU_WHY_LATENCY]		= "latency_limit",
+	[MENU_WHY_POLL_OVERRIDE]	= "poll_override",
+	[MENU_WHY_BELOW_TICK]		= "below_tick",
+	[MENU_WHY_RETAIN_TICK]		= "retain_tick",
+	[MENU_WHY_STOPPED_DEEPER]	= "stopped_deeper",
+	[MENU_WHY_STOPPED_KEEP]		= "stopped_keep",
+};
+static const char *const menu_typical_name[MENU_TYPICAL_COUNT] = {
+	"accepted", "no_data", "spread"
+};
+static const char *const menu_source_name[MENU_FROM_COUNT] = {
+	"typical", "typical<timer", "timer", "next_timer"
+};
+
+static void menu_stats(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+		       idl_stat_fn emit, void *ctx)
+{
+	struct menu_device *data = gov_data(dev);
+	const struct menu_counts *c = &data->count;
+	int i;
+
+	(void)drv;
+	for (i = 0; i < MENU_TYPICAL_COUNT; i++)
+		emit(ctx, "typical", menu_typical_name[i],
+		     (long long)c->typical[i], IDL_STAT_SUM);
+	for (i = 0; i < MENU_FROM_COUNT; i++)
+		emit(ctx, "predicted_by", menu_source_name[i],
+		     (long long)c->source[i], IDL_STAT_SUM);
+	for (i = 0; i < BUCKETS; i++) {
+		emit(ctx, "correction_factor", menu_bucket_name[i],
+		     data->correction_factor[i], IDL_STAT_LAST);
+		emit(ctx, "factor_updates", menu_bucket_name[i],
+		     (long long)c->updates[i], IDL_STAT_SUM);
+	}
+	for (i = 0; i < MENU_WHY_COUNT; i++)
+		emit(ctx, "path", menu_why_name[i], (long long)c->why[i],
+		     IDL_STAT_SUM);
+}
+
 static const struct idl_gov_param menu_params[] = {
 	[MENU_PARAM_INTERVALS] = {
 		"intervals", "recent idle intervals kept for the typical "
@@ -550,4 +654,5 @@ const struct idl_governor_ops idl_gov_menu = {
 	.select		= menu_select,
 	.reflect	= menu_reflect,
 	.explain_state	= menu_explain_state,
+	.stats		= menu_stats,
 };

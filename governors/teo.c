@@ -125,6 +125,32 @@ struct teo_bin {
 	u32	hits;
 };
 
+/*
+ * idlelab: what happened, for replay's "governor internals" (doc/scoring.md).
+ * Nothing the governor decides on reads these.
+ */
+enum teo_path {
+	TEO_PATH_SINGLE,	/* one enabled state */
+	TEO_PATH_INTERCEPTS,	/* the lookup took the intercepts' state */
+	TEO_PATH_FIRST_OK,	/* ... its state unusable: deepest suitable */
+	TEO_PATH_NONE_OK,	/* tick stopped, nothing suitable: kept */
+	TEO_PATH_NO_MAJORITY,	/* the lookup found no majority */
+	TEO_PATH_LATENCY,	/* the latency constraint lowered it */
+	TEO_PATH_SHORTCUT,	/* sleep length not asked for */
+	TEO_PATH_SLEEP_LENGTH,	/* the sleep length made it shallower */
+	TEO_PATH_TICK_INTERCEPTS, /* duration taken as half a tick */
+	TEO_PATH_TICK_STOPPED,	/* tick already stopped: may stay stopped */
+	TEO_PATH_DELTA_TICK,	/* tick kept: shallower to fit delta_tick */
+	TEO_PATH_COUNT
+};
+
+struct teo_counts {
+	u64	hit_events[CPUIDLE_STATE_MAX];
+	u64	intercept_events[CPUIDLE_STATE_MAX];
+	u64	path[TEO_PATH_COUNT];
+	u64	artificial_wakeups;
+};
+
 struct teo_cpu {
 	s64		sleep_length_ns;	/* KTIME_MAX if not asked for */
 	struct teo_bin	state_bins[CPUIDLE_STATE_MAX];
@@ -132,7 +158,15 @@ struct teo_cpu {
 	u32		tick_intercepts;
 	u32		short_idles;
 	bool		artificial_wakeup;
+	struct teo_counts count;		/* idlelab */
 };
+
+static void teo_count_path(struct cpuidle_device *dev, enum teo_path path)
+{
+	struct teo_cpu *cpu_data = gov_data(dev);
+
+	cpu_data->count.path[path]++;
+}
 
 static u32 teo_pulse(const struct cpuidle_device *dev)
 {
@@ -225,9 +259,11 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	teo_decay(dev, &cpu_data->tick_intercepts);
 	if (idx_timer == idx_duration) {
 		cpu_data->state_bins[idx_timer].hits += teo_pulse(dev);
+		cpu_data->count.hit_events[idx_timer]++;
 	} else {
 		cpu_data->state_bins[idx_duration].intercepts +=
 			teo_pulse(dev);
+		cpu_data->count.intercept_events[idx_duration]++;
 		if (teo_tick_intercept(dev, measured_ns))
 			cpu_data->tick_intercepts += teo_pulse(dev);
 	}
@@ -291,6 +327,7 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 
 		if (2 * isum > idx_isum) {
 			if (teo_state_ok(i, drv) && !teo_state_disabled(dev, i)) {
+				teo_count_path(dev, TEO_PATH_INTERCEPTS);
 				gov_explain(dev, "lookup: 2*%u > %u at %d: "
 					    "candidate %d -> %d", isum,
 					    idx_isum, i, idx, i);
@@ -302,6 +339,7 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 				    teo_state_disabled(dev, i) ? "disabled" :
 				    "too shallow with the tick stopped",
 				    idx, first_ok);
+			teo_count_path(dev, TEO_PATH_FIRST_OK);
 			return first_ok;
 		}
 
@@ -318,11 +356,13 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 			gov_explain(dev, "lookup: %d too shallow with the "
 				    "tick stopped, none suitable: candidate "
 				    "%d kept", i, idx);
+			teo_count_path(dev, TEO_PATH_NONE_OK);
 			return idx;
 		}
 	}
 
 	gov_explain(dev, "lookup: no majority found: candidate %d kept", idx);
+	teo_count_path(dev, TEO_PATH_NO_MAJORITY);
 	return idx;
 }
 
@@ -343,6 +383,8 @@ static int teo_tick_decision(struct cpuidle_driver *drv,
 			    polling ? " polling" : "",
 			    tick_nohz_tick_stopped() ? " (already stopped)" :
 			    "", idx);
+		if (tick_nohz_tick_stopped())
+			teo_count_path(dev, TEO_PATH_TICK_STOPPED);
 		return idx;
 	}
 
@@ -353,6 +395,7 @@ static int teo_tick_decision(struct cpuidle_driver *drv,
 		gov_explain(dev, "tick: keep; target residency of %d > "
 			    "delta_tick=%lld: -> %d", idx,
 			    (long long)delta_tick, shallower);
+		teo_count_path(dev, TEO_PATH_DELTA_TICK);
 		idx = shallower;
 	} else {
 		gov_explain(dev, "tick: keep (duration=%lld%s) -> %d",
@@ -386,6 +429,7 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 			    "length not queried, tick kept", idx,
 			    latency_req < latency_threshold ?
 			    "latency_req low" : "short idles dominate");
+		teo_count_path(dev, TEO_PATH_SHORTCUT);
 		*keep_tick = true;
 		return idx;
 	}
@@ -405,6 +449,8 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 
 		gov_explain(dev, "sleep length below target residency of %d:"
 			    " -> %d", idx, i);
+		if (i != idx)
+			teo_count_path(dev, TEO_PATH_SLEEP_LENGTH);
 		idx = i;
 	}
 
@@ -412,6 +458,7 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 	    cpu_data->tick_intercepts >
 	    cpu_data->total / 2 + cpu_data->total / 8) {
 		*duration_ns = TICK_NSEC / 2;
+		teo_count_path(dev, TEO_PATH_TICK_INTERCEPTS);
 		gov_explain(dev, "tick_intercepts %u > %u: duration = "
 			    "TICK_NSEC/2", cpu_data->tick_intercepts,
 			    cpu_data->total / 2 + cpu_data->total / 8);
@@ -481,6 +528,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (idx == idx0) {
 		/* A single enabled state: its residency is the estimate. */
 		gov_explain(dev, "only state %d enabled", idx);
+		teo_count_path(dev, TEO_PATH_SINGLE);
 		return teo_tick_decision(drv, dev, idx, idx0,
 					 drv->states[idx].target_residency_ns,
 					 delta_tick, stop_tick);
@@ -497,6 +545,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (idx > constraint_idx) {
 		gov_explain(dev, "latency constraint: %d -> %d", idx,
 			    constraint_idx);
+		teo_count_path(dev, TEO_PATH_LATENCY);
 		idx = constraint_idx;
 	}
 
@@ -525,6 +574,7 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 	     cpu_data->sleep_length_ns > TICK_NSEC)) {
 		dev->poll_time_limit = false;
 		cpu_data->artificial_wakeup = true;
+		cpu_data->count.artificial_wakeups++;
 	} else {
 		cpu_data->artificial_wakeup = false;
 	}
@@ -560,6 +610,50 @@ static void teo_explain_state(struct cpuidle_device *dev,
 	}
 }
 
+static const char *const teo_path_name[TEO_PATH_COUNT] = {
+	[TEO_PATH_SINGLE]		= "single_state",
+	[TEO_PATH_INTERCEPTS]		= "intercepts",
+	[TEO_PATH_FIRST_OK]		= "first_suitable",
+	[TEO_PATH_NONE_OK]		= "none_suitable",
+	[TEO_PATH_NO_MAJORITY]		= "no_majority",
+	[TEO_PATH_LATENCY]		= "latency_limit",
+	[TEO_PATH_SHORTCUT]		= "shortcut",
+	[TEO_PATH_SLEEP_LENGTH]		= "sleep_length",
+	[TEO_PATH_TICK_INTERCEPTS]	= "tick_intercepts",
+	[TEO_PATH_TICK_STOPPED]		= "tick_stopped",
+	[TEO_PATH_DELTA_TICK]		= "delta_tick",
+};
+
+static void teo_stats(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+		      idl_stat_fn emit, void *ctx)
+{
+	struct teo_cpu *cpu_data = gov_data(dev);
+	const struct teo_counts *c = &cpu_data->count;
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		const char *name = drv->states[i].name;
+
+		emit(ctx, "hits", name, cpu_data->state_bins[i].hits,
+		     IDL_STAT_LAST);
+		emit(ctx, "intercepts", name,
+		     cpu_data->state_bins[i].intercepts, IDL_STAT_LAST);
+		emit(ctx, "n_hits", name, (long long)c->hit_events[i],
+		     IDL_STAT_SUM);
+		emit(ctx, "n_intercepts", name,
+		     (long long)c->intercept_events[i], IDL_STAT_SUM);
+	}
+	emit(ctx, "total", NULL, cpu_data->total, IDL_STAT_LAST);
+	emit(ctx, "tick_intercepts", NULL, cpu_data->tick_intercepts,
+	     IDL_STAT_LAST);
+	emit(ctx, "short_idles", NULL, cpu_data->short_idles, IDL_STAT_LAST);
+	emit(ctx, "artificial_wakeups", NULL, (long long)c->artificial_wakeups,
+	     IDL_STAT_SUM);
+	for (i = 0; i < TEO_PATH_COUNT; i++)
+		emit(ctx, "path", teo_path_name[i], (long long)c->path[i],
+		     IDL_STAT_SUM);
+}
+
 const struct idl_governor_ops idl_gov_teo = {
 	.name		= "teo",
 	.rating		= 19,
@@ -570,4 +664,5 @@ const struct idl_governor_ops idl_gov_teo = {
 	.select		= teo_select,
 	.reflect	= teo_reflect,
 	.explain_state	= teo_explain_state,
+	.stats		= teo_stats,
 };

@@ -475,8 +475,13 @@ void replay_cpu_finish(struct replay_cpu *rc)
 	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {
+		const struct idl_governor_ops *ops = rc->setup->gov[gi].ops;
+
 		if (!rc->g[gi].attached)
 			continue;
+		if (ops->stats)
+			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,
+				   &rc->g[gi].sc.internals);
 		idl_governor_detach(&rc->g[gi].dev, &rc->drv);
 		rc->g[gi].attached = false;
 	}

@@ -80,6 +80,28 @@ static void visit_latency(const struct replay_trace *tr,
 	EI("latency_req_violations", NULL, sc->lat_violations);
 }
 
+/* "internals": NAME/KEY -> the SUM, or the mean over CPUs of a LAST */
+static void visit_internals(const struct replay_stats *st, emit_fn emit,
+			    void *ctx)
+{
+	char key[IDL_STAT_NAME_LEN + IDL_STAT_KEY_LEN + 1];
+	u32 i;
+
+	for (i = 0; i < st->n; i++) {
+		const struct replay_stat *x = &st->s[i];
+
+		snprintf(key, sizeof(key), "%s%s%s", x->name,
+			 x->key[0] ? "/" : "", x->key);
+		if (x->kind == IDL_STAT_LAST)
+			ED("internals", key, x->cpus ?
+			   (double)x->value / x->cpus : NAN);
+		else
+			EI("internals", key, x->value);
+	}
+	if (st->dropped)
+		EI("internals_dropped", NULL, st->dropped);
+}
+
 static void visit_score(const struct replay_trace *tr,
 			const struct replay_score *sc,
 			const struct replay_workload *wl, emit_fn emit,
@@ -149,6 +171,7 @@ static void visit_score(const struct replay_trace *tr,
 	ED("miss_agreement_pct", NULL, sc->miss_n ?
 	   pct(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], sc->miss_n) :
 	   NAN);
+	visit_internals(&sc->internals, emit, ctx);
 }
 
 /* A column that failed (a plugin's) has every number undefined. */
@@ -682,6 +705,76 @@ static void text_causes(FILE *f, const struct replay_trace *tr)
 	}
 }
 
+/* Has a column before @gi, or @gi before @i, a row for this counter? */
+static bool text_internal_seen(const struct replay_trace *tr, int gi, u32 i)
+{
+	const struct replay_stat *x = &tr->total[gi].internals.s[i];
+	int g;
+	u32 j;
+
+	for (g = 0; g <= gi; g++) {
+		const struct replay_stats *st = &tr->total[g].internals;
+
+		for (j = 0; j < (g == gi ? i : st->n); j++)
+			if (!strcmp(st->s[j].name, x->name) &&
+			    !strcmp(st->s[j].key, x->key))
+				return true;
+	}
+	return false;
+}
+
+/* A SUM counter that is 0 (or absent) in every column: not worth a row. */
+static bool text_internal_zero(const struct replay_trace *tr,
+			       const struct replay_stat *x)
+{
+	int gi;
+	u32 j;
+
+	if (x->kind != IDL_STAT_SUM)
+		return false;
+	for (gi = 0; gi < tr->setup.ngov; gi++) {
+		const struct replay_stats *st = &tr->total[gi].internals;
+
+		for (j = 0; j < st->n; j++)
+			if (!strcmp(st->s[j].name, x->name) &&
+			    !strcmp(st->s[j].key, x->key) && st->s[j].value)
+				return false;
+	}
+	return true;
+}
+
+/* One row per counter any column reported, in the order first seen;
+ * SUM counters that stayed 0 everywhere are left out. */
+static void text_internals(FILE *f, const struct replay_trace *tr)
+{
+	char label[64], key[IDL_STAT_NAME_LEN + IDL_STAT_KEY_LEN + 1];
+	bool head = false;
+	int gi;
+	u32 i;
+
+	for (gi = 0; gi < tr->setup.ngov; gi++) {
+		const struct replay_stats *st = &tr->total[gi].internals;
+
+		for (i = 0; i < st->n; i++) {
+			const struct replay_stat *x = &st->s[i];
+
+			if (text_internal_seen(tr, gi, i) ||
+			    text_internal_zero(tr, x))
+				continue;
+			if (!head)
+				fputs("governor internals (LAST: mean of "
+				      "CPUs)\n", f);
+			head = true;
+			snprintf(key, sizeof(key), "%s%s%s", x->name,
+				 x->key[0] ? "/" : "", x->key);
+			snprintf(label, sizeof(label), "  %s%s%s", x->name,
+				 x->key[0] ? " " : "", x->key);
+			text_row(f, tr, label, "internals", key,
+				 x->kind == IDL_STAT_LAST ? 1 : 0);
+		}
+	}
+}
+
 static void text_card(FILE *f, const struct replay_trace *tr)
 {
 	text_header(f, tr);
@@ -732,6 +825,7 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 			text_row(f, tr, "  same miss class %",
 				 "miss_agreement_pct", NULL, 2);
 	}
+	text_internals(f, tr);
 	fputc('\n', f);
 }
 

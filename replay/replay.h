@@ -77,6 +77,25 @@ struct replay_setup {
 	s64		bin_res[CSTATE_MAX];	/* target residency of state i */
 };
 
+/*
+ * What a governor's internals did (its ops->stats), collected at the end
+ * of each CPU and merged like the scores: SUM counters add up, LAST ones
+ * add up with the number of CPUs that reported them (their mean is shown).
+ */
+struct replay_stat {
+	char	name[IDL_STAT_NAME_LEN];
+	char	key[IDL_STAT_KEY_LEN];	/* "" for none */
+	s64	value;
+	u32	cpus;
+	u8	kind;			/* enum idl_stat_kind */
+};
+
+struct replay_stats {
+	u32	n;
+	u32	dropped;		/* counters beyond IDL_STAT_MAX */
+	struct replay_stat s[IDL_STAT_MAX];
+};
+
 /* Scores of one governor (on one CPU, or merged). Integers only. */
 struct replay_score {
 	u64	selects;
@@ -103,6 +122,7 @@ struct replay_score {
 	u64	agree_tick_n, agree_tick_same;	/* ... same tick decision */
 	u64	miss_n;			/* entries with the kernel's class */
 	u64	miss[3][3];			/* kernel class x replay class */
+	struct replay_stats internals;
 };
 
 /* Governor-independent numbers of the workload. */
@@ -232,6 +252,9 @@ void replay_disagree_close(struct replay_disagree *d);
 void replay_score_add(struct replay_score *to, const struct replay_score *s);
 void replay_workload_add(struct replay_workload *to,
 			 const struct replay_workload *w);
+/* ops->stats of a CPU's governor into @ctx, a struct replay_stats */
+void replay_stats_emit(void *ctx, const char *name, const char *key,
+		       long long value, enum idl_stat_kind kind);
 
 enum replay_energy_model {
 	REPLAY_ENERGY_TABLE,	/* the table's power data */

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "replay.h"
@@ -19,6 +20,57 @@
 		for (k_ = 0; k_ < sizeof(to->f) / sizeof(u64); k_++) \
 			a_[k_] += b_[k_];			\
 	} while (0)
+
+static void stats_put(struct replay_stats *st, const char *name,
+		      const char *key, s64 value, u32 cpus, u8 kind)
+{
+	struct replay_stat *x;
+	u32 i;
+
+	for (i = 0; i < st->n; i++) {
+		x = &st->s[i];
+		if (!strcmp(x->name, name) && !strcmp(x->key, key) &&
+		    x->kind == kind) {
+			x->value += value;
+			x->cpus += cpus;
+			return;
+		}
+	}
+	if (st->n == IDL_STAT_MAX) {
+		st->dropped++;
+		return;
+	}
+	x = &st->s[st->n++];
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->key, sizeof(x->key), "%s", key);
+	x->value = value;
+	x->cpus = cpus;
+	x->kind = kind;
+}
+
+void replay_stats_emit(void *ctx, const char *name, const char *key,
+		       long long value, enum idl_stat_kind kind)
+{
+	char n[IDL_STAT_NAME_LEN], k[IDL_STAT_KEY_LEN];
+
+	if (!name || !*name)
+		return;
+	/* cut first, so that names equal after the cut merge */
+	snprintf(n, sizeof(n), "%s", name);
+	snprintf(k, sizeof(k), "%s", key ? key : "");
+	stats_put(ctx, n, k, value, 1,
+		  kind == IDL_STAT_LAST ? IDL_STAT_LAST : IDL_STAT_SUM);
+}
+
+static void stats_add(struct replay_stats *to, const struct replay_stats *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->n && i < IDL_STAT_MAX; i++)
+		stats_put(to, s->s[i].name, s->s[i].key, s->s[i].value,
+			  s->s[i].cpus, s->s[i].kind);
+	to->dropped += s->dropped;
+}
 
 void replay_score_add(struct replay_score *to, const struct replay_score *s)
 {
@@ -47,6 +99,7 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(agree_tick_same);
 	ADD(miss_n);
 	ADDV(miss);
+	stats_add(&to->internals, &s->internals);
 }
 
 void replay_workload_add(struct replay_workload *to,

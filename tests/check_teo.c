@@ -24,8 +24,8 @@
 extern const struct idl_governor_ops idl_gov_teo;
 
 /*
- * The governor's per-CPU data, laid out as in governors/teo.c, so that the
- * tests can look at the metrics; test_ops checks the size matches.
+ * The start of the governor's per-CPU data, laid out as in governors/teo.c
+ * (idlelab's counters follow), so that the tests can look at the metrics.
  */
 struct teo_view {
 	s64	sleep_length_ns;
@@ -171,7 +171,7 @@ START_TEST(test_ops)
 	ck_assert_str_eq(ops->name, "teo");
 	ck_assert_uint_eq(ops->rating, 19);
 	ck_assert_str_eq(ops->kernel_version, "6.18.y");
-	ck_assert_uint_eq(ops->data_size, sizeof(struct teo_view));
+	ck_assert_uint_ge(ops->data_size, sizeof(struct teo_view));
 	ck_assert_str_eq(ops->params[0].name, "pulse");
 	ck_assert_int_eq(ops->params[0].def, 1024);
 	ck_assert_str_eq(ops->params[1].name, "decay_shift");

@@ -100,6 +100,13 @@ d, k = sys.argv[2] + "/deepest.so", sys.argv[2] + "/kdeepest.so:margin_pct=50"
 assert set(t) == {"menu", d, k}, t.keys()
 assert t[d]["selects"] > 0 and t[k]["selects"] > 0
 assert "error" not in t[d] and "error" not in t[k]
+# the plugin's stats hook, through its process: "chosen" per state is
+# what it returned, i.e. the column's entries (no bad index)
+i = t[d]["internals"]
+for s, n in t[d]["entries"].items():
+    assert i["chosen/" + s] == n, (s, i, t[d]["entries"])
+assert i["ticks_kept"] > 0
+assert "internals" not in t[k]
 PY
 
 # Containment: a crash and an endless loop lose their own column only;

@@ -210,8 +210,13 @@ struct idl_gov_param {
  * Governor internals for the scores (replay): the governor reports named
  * counters of one device, e.g. ("intercepts", "C6", 1234).  Counters of
  * kind IDL_STAT_SUM are added over CPUs; IDL_STAT_LAST are per-CPU values
- * at the end of the trace, shown as their mean over CPUs.
+ * at the end of the trace, shown as their mean over CPUs.  A replay keeps
+ * IDL_STAT_MAX counters per governor; names are cut to IDL_STAT_NAME_LEN
+ * - 1 and keys to IDL_STAT_KEY_LEN - 1 characters.
  */
+#define IDL_STAT_MAX		64
+#define IDL_STAT_NAME_LEN	24
+#define IDL_STAT_KEY_LEN	16
 enum idl_stat_kind { IDL_STAT_SUM, IDL_STAT_LAST };
 typedef void (*idl_stat_fn)(void *ctx, const char *name, const char *key,
 			    long long value, enum idl_stat_kind kind);
@@ -235,8 +240,8 @@ struct idl_governor_ops {
 	 * idl_hindsight_idle_ns() */
 	bool	needs_hindsight;
 	/* optional: report what the governor learnt on @dev (see above) */
-	void	(*stats)(struct cpuidle_device *dev, idl_stat_fn emit,
-			 void *ctx);
+	void	(*stats)(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			 idl_stat_fn emit, void *ctx);
 };
 
 /* A configured governor: the ops plus this instance's tunable values. */

@@ -52,21 +52,17 @@ static void deepest_reflect(struct cpuidle_device *dev, int index)
 	dev->last_state_idx = index;
 }
 
-static void deepest_stats(struct cpuidle_device *dev, idl_stat_fn emit,
+static void deepest_stats(struct cpuidle_driver *drv,
+			  struct cpuidle_device *dev, idl_stat_fn emit,
 			  void *ctx)
 {
 	struct deepest_cpu *data = gov_data(dev);
-	char key[8];
 	int i;
 
 	emit(ctx, "ticks_kept", NULL, data->ticks_kept, IDL_STAT_SUM);
-	for (i = 0; i < CPUIDLE_STATE_MAX; i++) {
-		if (!data->chosen[i])
-			continue;
-		key[0] = (char)('0' + i);
-		key[1] = '\0';
-		emit(ctx, "chosen", key, data->chosen[i], IDL_STAT_SUM);
-	}
+	for (i = 0; i < drv->state_count; i++)
+		emit(ctx, "chosen", drv->states[i].name, data->chosen[i],
+		     IDL_STAT_SUM);
 }
 
 static const struct idl_gov_param deepest_params[] = {
