@@ -144,6 +144,7 @@ static int compile(struct build *b, const char *src, const char *obj,
 	argv[n++] = "-fPIC";
 	argv[n++] = "-fvisibility=hidden";
 	argv[n++] = "-fno-strict-aliasing";
+	argv[n++] = "-pthread";
 	argv[n++] = "-I";
 	argv[n++] = b->kc;
 	if (kernel) {
@@ -167,8 +168,8 @@ static int compile(struct build *b, const char *src, const char *obj,
 
 static int link_plugin(struct build *b)
 {
-	char *argv[] = { (char *)b->cc, "-shared", "-o", b->tmp_out,
-			 b->obj[0], b->obj[1], b->obj[2], NULL };
+	char *argv[] = { (char *)b->cc, "-shared", "-pthread", "-o",
+			 b->tmp_out, b->obj[0], b->obj[1], b->obj[2], NULL };
 
 	return run(argv, b->o->verbose);
 }

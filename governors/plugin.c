@@ -49,9 +49,15 @@ static int open_plugin(const char *path, void **handle,
 {
 	static const unsigned int sizes[4] = IDL_PLUGIN_SIZES;
 	const struct idl_plugin *d;
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	char local[4096];
+	void *h;
 	int i;
 
+	/* dlopen() looks a name without '/' up in the library path: a file
+	 * named on the command line is in the current directory */
+	snprintf(local, sizeof(local), "%s%s", strchr(path, '/') ? "" : "./",
+		 path);
+	h = dlopen(local, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		snprintf(err, errlen, "%s: cannot load: %s", path, dlerror());
 		return -1;
@@ -237,6 +243,9 @@ void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops)
 	else if (ops->kernel_version)
 		fprintf(f, "  %s (built in, follows Linux %s)\n", ops->name,
 			ops->kernel_version);
+	else if (ops->needs_hindsight)
+		fprintf(f, "  %s (built in, hindsight: not a kernel governor)\n",
+			ops->name);
 	else
 		fprintf(f, "  %s (built in)\n", ops->name);
 	for (p = ops->params; p && p->name; p++)

@@ -585,6 +585,55 @@ static void text_live(FILE *f, const struct replay_trace *tr)
 	text_estimated(f, s);
 }
 
+/* A plugin's spec without its directory: "/a/b/teo.so:x=1" -> "teo.so:x=1" */
+static const char *spec_base(const char *spec)
+{
+	const char *colon = strchr(spec, ':'), *p = spec, *slash;
+
+	while ((slash = strchr(p, '/')) && (!colon || slash < colon))
+		p = slash + 1;
+	return p;
+}
+
+/*
+ * Column labels: the spec; without its directory when too wide; "#N"
+ * (explained above the table) when that is still too wide or would not
+ * tell two columns apart.
+ */
+static const char *column_label(const struct replay_setup *s, int gi,
+				 char *buf, size_t len)
+{
+	const char *b = spec_base(s->gov[gi].spec);
+	int gj;
+
+	if (strlen(s->gov[gi].spec) <= COLW)
+		return s->gov[gi].spec;
+	for (gj = 0; gj < s->ngov; gj++)
+		if (gj != gi && !strcmp(spec_base(s->gov[gj].spec), b))
+			break;
+	if (strlen(b) <= COLW && gj == s->ngov)
+		return b;
+	snprintf(buf, len, "#%d", gi + 1);
+	return buf;
+}
+
+static void text_columns(FILE *f, const struct replay_setup *s)
+{
+	char buf[16];
+	int gi;
+
+	for (gi = 0; gi < s->ngov; gi++) {
+		const char *l = column_label(s, gi, buf, sizeof(buf));
+
+		if (l != s->gov[gi].spec)
+			fprintf(f, "  column %s: %s\n", l, s->gov[gi].spec);
+	}
+	fprintf(f, "\n%-30s", "");
+	for (gi = 0; gi < s->ngov; gi++)
+		fprintf(f, " %*s", COLW, column_label(s, gi, buf, sizeof(buf)));
+	fputc('\n', f);
+}
+
 static void text_header(FILE *f, const struct replay_trace *tr)
 {
 	const struct replay_setup *s = &tr->setup;
@@ -618,10 +667,7 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 	for (gi = 0; gi < s->ngov; gi++)
 		if (tr->failed[gi])
 			fprintf(f, "  no numbers for %s\n", tr->failed[gi]);
-	fprintf(f, "\n%-30s", "");
-	for (gi = 0; gi < s->ngov; gi++)
-		fprintf(f, " %*.*s", COLW, COLW, s->gov[gi].spec);
-	fputc('\n', f);
+	text_columns(f, s);
 }
 
 struct text_ctx {

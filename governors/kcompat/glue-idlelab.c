@@ -7,6 +7,7 @@
  * through kc-bridge.h and the governor's writes back.  The governor's
  * module_param()s are the plugin's tunables, set before every call.
  */
+#include <pthread.h>
 #include <stdio.h>
 
 #include <idlelab/governor.h>
@@ -74,6 +75,31 @@ static void set_params(const struct cpuidle_device *dev)
 		kc_param_set(i, gov_param(dev, i));
 }
 
+/*
+ * A module parameter is one variable for the whole kernel, while replay
+ * runs devices of different instances (and of traces with different
+ * capture tunables) on several threads: one call at a time, each with
+ * its own instance's values, keeps every call's view of them its own.
+ */
+static pthread_mutex_t kc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void kc_enter(struct kc_env *k, const struct cpuidle_device *dev,
+		     struct kc_dev *d)
+{
+	pthread_mutex_lock(&kc_lock);
+	env_in(k, idl_current_env);
+	kc_env = k;
+	set_params(dev);
+	if (d)
+		dev_in(d, dev);
+}
+
+static void kc_leave(void)
+{
+	kc_env = NULL;
+	pthread_mutex_unlock(&kc_lock);
+}
+
 static int kc_idl_enable(struct cpuidle_driver *drv,
 			 struct cpuidle_device *dev)
 {
@@ -93,13 +119,10 @@ static int kc_idl_enable(struct cpuidle_driver *drv,
 			drv->states[i].target_residency_ns;
 		states[i].flags = drv->states[i].flags;
 	}
-	env_in(&k, idl_current_env);
-	kc_env = &k;
-	set_params(dev);
-	dev_in(&d, dev);
+	kc_enter(&k, dev, &d);
 	ret = kc_enable(states, i, &d, &data->slot);
 	dev_out(dev, &d);
-	kc_env = NULL;
+	kc_leave();
 	return ret;
 }
 
@@ -110,10 +133,9 @@ static void kc_idl_disable(struct cpuidle_driver *drv,
 	struct kc_env k;
 
 	(void)drv;
-	env_in(&k, idl_current_env);
-	kc_env = &k;
+	kc_enter(&k, dev, NULL);
 	kc_disable(data->slot);
-	kc_env = NULL;
+	kc_leave();
 }
 
 static int kc_idl_select(struct cpuidle_driver *drv,
@@ -125,14 +147,11 @@ static int kc_idl_select(struct cpuidle_driver *drv,
 	int idx;
 
 	(void)drv;
-	env_in(&k, idl_current_env);
-	kc_env = &k;
-	set_params(dev);
-	dev_in(&d, dev);
+	kc_enter(&k, dev, &d);
 	idx = kc_select(data->slot, &d, stop_tick);
 	dev_out(dev, &d);
 	env_out(&k, idl_current_env);
-	kc_env = NULL;
+	kc_leave();
 	return idx;
 }
 
@@ -142,14 +161,11 @@ static void kc_idl_reflect(struct cpuidle_device *dev, int index)
 	struct kc_env k;
 	struct kc_dev d;
 
-	env_in(&k, idl_current_env);
-	kc_env = &k;
-	set_params(dev);
-	dev_in(&d, dev);
+	kc_enter(&k, dev, &d);
 	kc_reflect(data->slot, &d, index);
 	dev_out(dev, &d);
 	env_out(&k, idl_current_env);
-	kc_env = NULL;
+	kc_leave();
 }
 
 static long long type_min(int type)
