@@ -330,12 +330,28 @@ static json_t *json_table(const struct replay_trace *tr)
 	return a;
 }
 
+json_t *replay_json_column(const struct replay_trace *tr, int gi)
+{
+	const struct replay_setup *s = &tr->setup;
+	char params[IDL_GOV_SPEC_LEN];
+	json_t *g = json_object();
+
+	visit_column(tr, gi, &tr->total[gi], &tr->wl, json_emit, g);
+	if (tr->failed[gi])
+		json_object_set_new(g, "error", json_string(tr->failed[gi]));
+	json_object_set_new(g, "live_at_capture", json_boolean(s->follows[gi]));
+	json_object_set_new(g, "capture_tunables",
+			    json_boolean(s->capture_tunables[gi]));
+	idl_governor_params(&s->gov[gi], params, sizeof(params));
+	json_object_set_new(g, "tunables", json_string(params));
+	return g;
+}
+
 static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 {
 	const struct replay_setup *s = &tr->setup;
 	json_t *o = json_object(), *govs = json_object(), *wl = json_object();
 	json_t *cpus;
-	char params[IDL_GOV_SPEC_LEN];
 	unsigned int u;
 	int gi;
 
@@ -360,21 +376,9 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 		json_object_set_new(o, "damage", json_string(tr->damage));
 	visit_workload(tr, &tr->wl, json_emit, wl);
 	json_object_set_new(o, "workload", wl);
-	for (gi = 0; gi < s->ngov; gi++) {
-		json_t *g = json_object();
-
-		visit_column(tr, gi, &tr->total[gi], &tr->wl, json_emit, g);
-		if (tr->failed[gi])
-			json_object_set_new(g, "error",
-					    json_string(tr->failed[gi]));
-		json_object_set_new(g, "live_at_capture",
-				    json_boolean(s->follows[gi]));
-		json_object_set_new(g, "capture_tunables",
-				    json_boolean(s->capture_tunables[gi]));
-		idl_governor_params(&s->gov[gi], params, sizeof(params));
-		json_object_set_new(g, "tunables", json_string(params));
-		json_object_set_new(govs, s->gov[gi].spec, g);
-	}
+	for (gi = 0; gi < s->ngov; gi++)
+		json_object_set_new(govs, s->gov[gi].spec,
+				    replay_json_column(tr, gi));
 	json_object_set_new(o, "governors", govs);
 	if (!per_cpu)
 		return o;

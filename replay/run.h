@@ -97,6 +97,9 @@ void replay_run_free(struct replay_run *run);
 
 /* output.c */
 enum replay_format { REPLAY_TEXT, REPLAY_CSV, REPLAY_JSON };
+struct json_t;
+/* One column's numbers, as under "governors" in the replay JSON */
+struct json_t *replay_json_column(const struct replay_trace *tr, int gi);
 int replay_write(FILE *f, const struct replay_run *run,
 		 enum replay_format fmt, bool per_cpu);
 

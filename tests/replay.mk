@@ -4,5 +4,11 @@ tests_check_replay_SOURCES = tests/check_replay.c
 tests_check_replay_CFLAGS = $(UNIT_CFLAGS)
 tests_check_replay_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_replay tests/replay-cli.sh
+
+check_PROGRAMS += tests/check_sweep
+tests_check_sweep_SOURCES = tests/check_sweep.c
+tests_check_sweep_CFLAGS = $(UNIT_CFLAGS)
+tests_check_sweep_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_sweep
 EXTRA_DIST += tests/replay-cli.sh
 EXTRA_DIST += tests/bench/run.sh
