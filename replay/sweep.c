@@ -85,6 +85,18 @@ static int write_head(FILE *f, const struct sweep *s,
 	return 0;
 }
 
+/* Does @g run with its governor's defaults (whether named or not)? */
+static bool at_defaults(const struct idl_governor *g)
+{
+	int i;
+
+	for (i = 0; g->ops->params && g->ops->params[i].name &&
+		    i < IDL_GOV_MAX_PARAMS; i++)
+		if (g->param[i] != g->ops->params[i].def)
+			return false;
+	return true;
+}
+
 static int write_cell(FILE *f, const struct sweep *s, size_t i,
 		      const struct replay_trace *tr, int gi, bool *first)
 {
@@ -92,9 +104,10 @@ static int write_cell(FILE *f, const struct sweep *s, size_t i,
 	json_t *o;
 	char *text;
 
-	o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b, s:s, s:o}",
+	o = json_pack("{s:I, s:s, s:b, s:s, s:s, s:s, s:b, s:s, s:o}",
 		      "index", (json_int_t)i,
 		      "config", s->conf[c->conf].gov.spec,
+		      "defaults", at_defaults(&s->conf[c->conf].gov),
 		      "trace", s->traces[c->trace],
 		      "table", s->tables[c->table],
 		      "table_name", tr->setup.table.name,

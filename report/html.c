@@ -14,7 +14,7 @@
 #include "html.h"
 #include "plot.h"
 
-static void html_escape(FILE *f, const char *s)
+void html_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -54,7 +54,7 @@ static void pre_block(FILE *f, const struct cmp_table *t,
 	free(buf);
 }
 
-static void emit_svg(FILE *f, struct plot *p, const char *what)
+void html_svg(FILE *f, struct plot *p, const char *what)
 {
 	char *svg = plot_end(p);
 
@@ -107,7 +107,7 @@ static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 				v->v[i]);
 	}
 	fprintf(p.script, "EOD\nplot $runs using 1:2 with points pt 7 ps 0.8 lc rgb '#1f77b4'\n");
-	emit_svg(f, &p, "runs");
+	html_svg(f, &p, "runs");
 }
 
 static bool any_idle(const struct cmp_table *t)
@@ -159,7 +159,7 @@ static void plot_residency(FILE *f, const struct cmp_table *t,
 	}
 	fprintf(p.script, "EOD\nplot for [i=2:%d] $res using i:xtic(1) title columnheader(i)\n",
 		ref->nstates + 1);
-	emit_svg(f, &p, "residency");
+	html_svg(f, &p, "residency");
 }
 
 /* The kernel's above/below rates per config. */
@@ -183,7 +183,7 @@ static void plot_misses(FILE *f, const struct cmp_table *t,
 			ri->present ? ri->below_pct : 0);
 	}
 	fprintf(p.script, "EOD\nplot for [i=2:3] $m using i:xtic(1) title columnheader(i)\n");
-	emit_svg(f, &p, "misses");
+	html_svg(f, &p, "misses");
 }
 
 /* The first lower-is-better latency row, to set against energy. */
@@ -236,7 +236,7 @@ static void plot_energy_latency(FILE *f, const struct cmp_table *t,
 		unlink(p.svg);
 		return;
 	}
-	emit_svg(f, &p, "energy-latency");
+	html_svg(f, &p, "energy-latency");
 }
 
 /* Workload idle durations binned by the states' target residencies. */
@@ -265,7 +265,7 @@ static void plot_idle_histogram(FILE *f, const struct res_replay *rp,
 		fprintf(p.script, "\" %g\n", rp->idle_hist[i]);
 	}
 	fprintf(p.script, "EOD\nplot $h using 2:xtic(1) lc rgb '#1f77b4'\n");
-	emit_svg(f, &p, "idle-histogram");
+	html_svg(f, &p, "idle-histogram");
 }
 
 /* Choices that differ from the oracle's, in % of the choices, by key. */
@@ -307,7 +307,7 @@ static void plot_vs_oracle(FILE *f, const struct cmp_table *t, bool by_cause,
 	}
 	fprintf(p.script, "EOD\nplot for [i=2:%d] $v using i:xtic(1) title columnheader(i)\n",
 		t->ncols + 1);
-	emit_svg(f, &p, by_cause ? "vs-oracle-cause" : "vs-oracle-state");
+	html_svg(f, &p, by_cause ? "vs-oracle-cause" : "vs-oracle-state");
 }
 
 static void summary_table(FILE *f, const struct cmp_table *t)
@@ -348,7 +348,7 @@ static void summary_table(FILE *f, const struct cmp_table *t)
 	fputs("</table>\n", f);
 }
 
-static const char page_style[] =
+const char html_page_style[] =
 "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
 "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:90%}"
 "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .8em}"
@@ -364,7 +364,7 @@ static void write_page(FILE *f, const struct cmp_table *t,
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		   "<title>");
 	html_escape(f, o->title);
-	fprintf(f, "</title><style>%s</style></head><body>\n<h1>", page_style);
+	fprintf(f, "</title><style>%s</style></head><body>\n<h1>", html_page_style);
 	html_escape(f, o->title);
 	fputs("</h1>\n<p>Inputs:</p><ul>", f);
 	for (i = 0; i < nsets; i++) {
