@@ -4,7 +4,7 @@
  * cpuidle_enter_state() records after an idle period, the poll state's
  * default time limit, and the sysfs "disable" attribute.  Only the parts
  * that change what a governor reads next are modelled.
- * See governors-spec.md sections 2.3 and 4.4.
+ * See doc/governors.md sections 3.3 and 3.4.
  */
 #include "config.h"
 

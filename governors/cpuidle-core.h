@@ -5,7 +5,8 @@
  * the default poll time limit, the accounting after an idle period
  * (last_residency_ns, usage, above/below) and state disabling.
  * Used by `idlelab decide` and by the replay engine alike.
- * See governors-spec.md sections 2.3 and 4.4.
+ * See doc/governors.md sections 3.3 and 3.4 (the kernel's
+ * cpuidle_enter_state(), cpuidle_poll_time() and cpuidle_state_store()).
  */
 #ifndef IDLELAB_CPUIDLE_CORE_H
 #define IDLELAB_CPUIDLE_CORE_H

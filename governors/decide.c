@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The decide protocol (doc/decide-protocol.md): drive one governor on one
+ * The decide protocol (doc/governors.md section 4): drive one governor on one
  * CPU, one call at a time, from a stream of decision steps.  Plays the
  * cpuidle core's part around the governor exactly as cpuidle-core.h
  * describes it, and answers "IDX STOP_TICK" for every select.

@@ -7,7 +7,8 @@
  * the polling window dev->poll_limit_ns to the halt durations it sees:
  * a halt that the window would nearly have covered grows it, a long one
  * shrinks it.  The poll state itself uses dev->poll_limit_ns as its time
- * limit.  See governors-spec.md section 8.
+ * limit.  See doc/governors.md section 6 and the kernel's
+ * haltpoll_select() and adjust_poll_limit().
  */
 #include "config.h"
 

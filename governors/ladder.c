@@ -6,7 +6,8 @@
  * It moves one state deeper after promotion_count idle periods that
  * outlasted the current state's exit latency, and one state shallower
  * after demotion_count periods that did not.  It never asks for the tick
- * to be kept.  See governors-spec.md section 7.
+ * to be kept.  See doc/governors.md section 5 and the kernel's
+ * ladder_select_state().
  *
  * Kernel quirk kept on purpose: the residency minus the exit latency is a
  * signed value compared with unsigned thresholds, so a wakeup shorter than

@@ -5,7 +5,8 @@
  * A userspace copy of drivers/cpuidle/governors/menu.c of the 6.18.y
  * stable series (6.18.38 plus the "Use residency threshold in polling
  * state override" and "Always check timers with tick stopped" backports),
- * written from governors-spec.md section 5 and checked against the
+ * written from a description of the kernel's algorithm (now the section
+ * "The algorithm" of doc/governor-menu.md) and checked against the
  * kernel's text.  It must return the same state and the same stop_tick as
  * the kernel for the same inputs, so the integer types below are the
  * kernel's: u64 nanoseconds that wrap, u32 microsecond intervals, UINT_MAX

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Comparison tables.  Every number printed here is defined in
- * doc/compare.md; the shapes follow the LKML reports quoted in
- * ../shared/doc/report-styles.md.
+ * doc/compare.md, which also says which published report shape each
+ * style follows (mmtests' compare-kernels, LKML benchmark reports).
  */
 #include "config.h"
 

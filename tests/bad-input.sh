@@ -11,8 +11,10 @@
 #            writer that closes it), @hugeline-ftrace, @hugeline-report,
 #            @hugeline-decide, @hugeline-table, @hugeline-json (a 64 MiB
 #            line after a valid start), @dat-trunc (the trappy trace.dat
-#            of the shared corpus cut 376 bytes short; the line is
-#            skipped when $IDLELAB_CORPUS/traces is not there)
+#            of the data corpus cut 376 bytes short; the corpus is
+#            $IDLELAB_CORPUS, by default shared/corpus in the directory
+#            that holds the source tree, and the line is skipped when
+#            the file is not there)
 #   COMMAND  idlelab arguments; {} is the file, {out} an output path
 #   STATUS   expected exit status
 #   PREFIX   the first line of standard error starts with this ({} is
@@ -65,7 +67,8 @@ path_of() {
 		[ -f "$tmp/hl-json" ] || hugeline '{"format": "' "$tmp/hl-json"
 		echo "$tmp/hl-json" ;;
 	@dat-trunc)
-		local d=${IDLELAB_CORPUS:-/work/shared/corpus}/traces/trappy_juno_trace_idle.trace.dat
+		local c=${IDLELAB_CORPUS:-$(cd "$top_srcdir/.." && pwd)/shared/corpus}
+		local d=$c/traces/trappy_juno_trace_idle.trace.dat
 		[ -f "$d" ] || return 0
 		head -c 3301000 "$d" >"$tmp/trunc.dat"
 		echo "$tmp/trunc.dat" ;;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The cpuidle core's bookkeeping (governors-spec.md sections 2.3, 4.4),
- * the governor registry and tunable parsing, the explain sink and the
- * oracle.  Expected values are worked out by hand from the spec.
+ * The cpuidle core's bookkeeping (doc/governors.md sections 3.3, 3.4: the
+ * kernel's cpuidle_enter_state() and cpuidle_poll_time()), the governor
+ * registry and tunable parsing, the explain sink and the oracle.
+ * Expected values are worked out by hand from those rules.
  */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * haltpoll (governors-spec.md section 8) on the development VM's table
+ * haltpoll (doc/governors.md section 6) on the development VM's table
  * (0 POLL, 1 haltpoll idle 1000/1000).  Default tunables:
  * guest_halt_poll_ns 200000, shrink 2, grow 2, grow_start 50000,
  * allow_shrink 1.  Expected windows are worked out by hand.

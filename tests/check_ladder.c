@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ladder (governors-spec.md section 7).  Expected values are worked out by
- * hand from the spec for the skl-like table
+ * ladder (doc/governors.md section 5).  Expected values are worked out by
+ * hand from those rules for the skl-like table
  *   0 POLL 0/0 polling, 1 C1 2000/2000, 2 C1E 10000/20000, 3 C6 133000/400000
  * whose ladder thresholds are (first = 1):
  *   C1:  promotion_time 2000,  demotion_time 0

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The menu governor (governors/menu.c) against governors-spec.md section 5
- * (Linux 6.18.y).  Every expected value was worked out by hand from the
- * spec; the arithmetic is in the comments (big products were done with
- * Python integers, reduced mod 2^64 / 2^32 as the kernel's C types do).
+ * The menu governor (governors/menu.c) against the kernel's 6.18.y
+ * menu_select() and menu_update(), as doc/governor-menu.md ("The
+ * algorithm", "Exact integer semantics") describes them.  Every expected
+ * value was worked out by hand from those rules; the arithmetic is in the
+ * comments (big products were done with Python integers, reduced mod
+ * 2^64 / 2^32 as the kernel's C types do).
  * The governor is driven only through the public API: a cpuidle_driver, a
  * zeroed cpuidle_device, an idl_env, idl_governor_parse/attach and ops.
  *
- * Tables (latency/residency in us), verified against the corpus:
+ * Tables (latency/residency in us), verified against the corpus files
+ * the built-in tables come from (doc/tables.md):
  * intel_idle_tables.csv skl_cstates, amd_acpi_idle_sysfs.csv rome0,
  * arm_dt_idle_states.csv juno-r0 (linux_exit_latency/target_residency):
  *   SKL:  POLL 0/0, C1 2/2, C1E 10/20, C3 70/100, C6 85/200, C7s 124/800,

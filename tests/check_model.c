@@ -2,7 +2,8 @@
 /*
  * The event model on hand-built event sequences.  Every expected value
  * is worked out in the comments from the rules of doc/importing.md and
- * the kernel facts of the governors spec (§4.2), not from the code.
+ * the kernel's tick_nohz_get_sleep_length() (doc/governors.md section
+ * 3.2), not from the code.
  * HZ = 250 throughout: TICK_NSEC = 4 000 000 ns.
  */
 #include "config.h"
@@ -229,9 +230,10 @@ START_TEST(test_wheel_timer_cpu_flags)
 END_TEST
 
 /*
- * Spec §4.2: with the tick running, a wheel timer due within one jiffy
- * of the last jiffies update makes the kernel return delta_next (time to
- * the next programmed event) as the sleep length.  Jiffy 1000 is current
+ * tick_nohz_get_sleep_length() (doc/governors.md section 3.2): with the
+ * tick running, a wheel timer due within one jiffy of the last jiffies
+ * update makes the kernel return delta_next (time to the next programmed
+ * event) as the sleep length.  Jiffy 1000 is current
  * at 9 ms and the timer is in bucket 1001 (12 ms); the tick was re-armed
  * for 10 ms: sleep = delta_tick = 10 - 9 = 1 ms, not 12 - 9 = 3 ms.
  */
@@ -472,8 +474,9 @@ START_TEST(test_out_of_order)
 END_TEST
 
 /*
- * Poll limit (spec 4.4): table POLL + a state with 1 us residency (below
- * the 10 us minimum, skipped), HZ 250 -> limit = TICK_NSEC/16 = 250 us.
+ * Poll limit (cpuidle_poll_time(), doc/governors.md section 3.3): table
+ * POLL + a state with 1 us residency (below the 10 us minimum, skipped),
+ * HZ 250 -> limit = TICK_NSEC/16 = 250 us.
  * A 300 us poll with no wake evidence ended on the limit; a 300 us poll
  * with an interrupt inside did not; a 200 us one is below the limit.
  */

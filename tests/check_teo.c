@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the teo governor (governors/teo.c) against values worked
- * out by hand from governors-spec.md sections 3, 4 and 6 (6.18.y).  The
- * arithmetic is in the comments.  The governor is driven through the
+ * out by hand from the kernel's 6.18.y teo_update(), teo_select() and
+ * teo_reflect(), as doc/governor-teo.md ("The algorithm") and
+ * doc/governors.md section 3 describe them.  The arithmetic is in the
+ * comments.  The governor is driven through the
  * public API only: a driver table, a zeroed device, an idl_env, and
  * idl_governor_parse() + idl_governor_attach(), then ops->select/reflect.
  *

@@ -418,7 +418,7 @@ static int read_all(const char *file, struct idle_period *out, int cap,
 	return n;
 }
 
-/* Block boundaries, by walking the layout of the specification. */
+/* Block boundaries, by walking the layout of doc/trace-format.md. */
 static int block_offsets(const unsigned char *b, size_t len, size_t *off,
 			 int cap)
 {

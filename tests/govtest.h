@@ -2,7 +2,7 @@
 /*
  * Test helpers shared by check_ladder, check_haltpoll and check_govcore:
  * two C-state tables, and one CPU driven as the cpuidle core drives it
- * (the same sequence `idlelab decide` plays, doc/decide-protocol.md).
+ * (the same sequence `idlelab decide` plays, doc/governors.md section 4).
  */
 #ifndef IDLELAB_TESTS_GOVTEST_H
 #define IDLELAB_TESTS_GOVTEST_H
@@ -41,7 +41,8 @@ static inline void gt_table_vm(struct cpuidle_driver *drv)
 	gt_state(drv, "haltpoll", 1000, 1000, 0);
 }
 
-/* A Skylake-like intel_idle table (the decide-protocol example). */
+/* A Skylake-like intel_idle table (the example of doc/governors.md
+ * section 4). */
 static inline void gt_table_skl(struct cpuidle_driver *drv)
 {
 	gt_state(drv, "POLL", 0, 0, CPUIDLE_FLAG_POLLING);

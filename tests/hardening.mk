@@ -5,6 +5,12 @@ dist_doc_DATA += doc/hardening.md
 EXTRA_DIST += tests/bad-input.sh tests/bounded-memory.sh \
 	tests/atomic-write.sh tests/bad-input tests/fuzz .ci/hardening
 
+# tests/bad-input is a directory of inputs, not a program made from
+# tests/bad-input.sh: without a rule of its own, make's built-in ".sh:"
+# rule would try to write the script over it whenever the script is the
+# newer of the two (make dist then fails).
+tests/bad-input: ; @:
+
 # `make fuzz`: build the libFuzzer targets with clang in $(FUZZ_BUILDDIR)
 # and run each for $(FUZZ_SECONDS) (see doc/hardening.md).
 FUZZ_BUILDDIR = $(abs_top_builddir)/fuzz-build

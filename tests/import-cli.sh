@@ -62,9 +62,11 @@ imp "$FX/report-instances.txt" -o "$T/i3.idl" --machine vm-haltpoll \
 	--instance nosuch && bad "unknown instance accepted"
 
 # The corpus trace-cmd report text (ARM Juno, no timer events): 237 entries
-# and 237 exits; 6 CPUs start idle and 6 end idle -> 231 periods.
-C=$top_srcdir/../shared/corpus/traces
-[ -d "$C" ] || C=/work/shared/corpus/traces
+# and 237 exits; 6 CPUs start idle and 6 end idle -> 231 periods.  The
+# data corpus is $IDLELAB_CORPUS, by default the directory shared/corpus
+# in the directory that holds the source tree; without it these checks
+# are skipped.
+C=${IDLELAB_CORPUS:-$(cd "$top_srcdir/.." && pwd)/shared/corpus}/traces
 if [ -f "$C/lisa_juno_r0_sched_load.report.txt" ]; then
 	imp "$C/lisa_juno_r0_sched_load.report.txt" -o "$T/l.idl" \
 		--machine juno || bad "LISA report: $(cat "$T/err")"

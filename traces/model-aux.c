@@ -65,7 +65,8 @@ void model_print_missing(const struct model_stats *st, FILE *f)
 }
 
 /*
- * The poll state's time limit, as poll_state.c computes it (spec 4.4):
+ * The poll state's time limit, as the kernel's cpuidle_poll_time()
+ * computes it (doc/governors.md section 3.3):
  * traces/ reconstructs what the kernel did and does not call into the
  * governors stage, whose cpuidle-core.c does the same for replay.
  */

@@ -609,7 +609,8 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		exact = false;
 	p.delta_tick_ns = delta_tick(m, c, hr_t, p.sleep_length_ns, &p.flags);
 	/* A wheel timer within a jiffy keeps the tick: the kernel then
-	 * returns the time to the next programmed event (spec §4.2). */
+	 * returns the time to the next programmed event (as
+	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
 	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
 	    c->wheel_min - jiffy_at(m, (uint64_t)sel) <= 1 &&
 	    p.delta_tick_ns != NONE)

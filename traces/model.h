@@ -79,7 +79,8 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm);
 void model_print_missing(const struct model_stats *st, FILE *f);
 void model_free(struct model *m);
 
-/* Set poll_state/poll_limit_ns from @t's polling state 0 (spec 4.4). */
+/* Set poll_state/poll_limit_ns from @t's polling state 0 (as the
+ * kernel's cpuidle_poll_time(), doc/governors.md section 3.3). */
 void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 		     struct model_opts *mo);
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The bridge between the two halves of a kernel-source governor plugin
- * (doc/governor-authors.md).  glue-kernel.c is compiled with the kernel
- * governor file against the kcompat headers (the kernel's structures);
- * glue-idlelab.c against idlelab/governor.h (idlelab's structures of
- * the same names).  They meet here, in plain types only.
+ * (doc/plugins.md, "Kernel-source plugins").  glue-kernel.c is compiled
+ * with the kernel governor file against the kcompat headers (the
+ * kernel's structures); glue-idlelab.c against idlelab/governor.h
+ * (idlelab's structures of the same names).  They meet here, in plain
+ * types only.
  */
 #ifndef IDLELAB_KC_BRIDGE_H
 #define IDLELAB_KC_BRIDGE_H

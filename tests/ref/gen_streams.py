@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Random decide-protocol streams and a differential test against govref.
+"""Random decide streams and a differential test against govref.
 
     gen_streams.py gen  --governor SPEC --seed N [--steps N]
         print one random stream (the reference's answers as comments)

@@ -3,8 +3,9 @@
 """Independent reference model of the Linux 6.18.y cpuidle governors.
 
 menu, teo, ladder and haltpoll, plus the part of the cpuidle core that the
-decide protocol plays (doc: /work/shared/doc/governors-spec.md sections 1-9
-and decide-protocol.md).  Written from the specification and the kernel's
+decide protocol plays (doc/governors.md sections 3-6, doc/governor-menu.md
+and doc/governor-teo.md describe the rules; section 4 of doc/governors.md
+the protocol).  Written from a description of those rules and the kernel's
 own sources (for facts only), without looking at idlelab's C governors, so
 that a disagreement between the two points at a bug in one of them.
 
@@ -673,10 +674,11 @@ class Core:
             self.poll_limit()
         self.dev.last_residency_ns = residency & U64
         self.dev.poll_time_limit = bool(poll_time_limit)
-        # decide-protocol.md: GOT_TICK *is* what tick_nohz_idle_got_tick()
-        # returns the first time it is asked after this step, so the
-        # step's value replaces one that teo's short-circuit left unread
-        # (a stream that wants the kernel's latch says 1 again).
+        # doc/governors.md section 4: GOT_TICK *is* what
+        # tick_nohz_idle_got_tick() returns the first time it is asked
+        # after this step, so the step's value replaces one that teo's
+        # short-circuit left unread (a stream that wants the kernel's
+        # latch says 1 again).
         self.env.got_idle_tick = bool(got_tick)
         self.gov.reflect(self.drv, self.dev, self.env, entered)
 
@@ -693,7 +695,7 @@ def parse_state(f):
 
 
 def run_stream(spec, lines):
-    """Run decide-protocol lines; return the list of output lines."""
+    """Run the lines of a decide stream; return the list of output lines."""
     gov = make_governor(spec)
     hz, lat, states, pending_dis = 250, 2000000000000, [], []
     core = None
