@@ -139,7 +139,7 @@ enum teo_path {
 	TEO_PATH_SHORTCUT,	/* sleep length not asked for */
 	TEO_PATH_SLEEP_LENGTH,	/* the sleep length made it shallower */
 	TEO_PATH_TICK_INTERCEPTS, /* duration taken as half a tick */
-	TEO_PATH_TICK_STOPPED,	/* tick already stopped: may stay stopped */
+	TEO_PATH_TICK_STOPPED,	/* the tick was stopped already */
 	TEO_PATH_DELTA_TICK,	/* tick kept: shallower to fit delta_tick */
 	TEO_PATH_COUNT
 };
@@ -271,7 +271,7 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	teo_decay(dev, &cpu_data->total);
 	cpu_data->total += teo_pulse(dev);
 
-	gov_explain(dev, "update: last_state_idx=%d measured=%llu%s "
+	gov_explain(dev, "teo: update: last_state_idx=%d measured=%llu%s "
 		    "sleep_length=%lld idx_timer=%d idx_duration=%d -> %s %d",
 		    dev->last_state_idx, (unsigned long long)measured_ns,
 		    cpu_data->artificial_wakeup ? " (artificial)" : "",
@@ -328,13 +328,13 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 		if (2 * isum > idx_isum) {
 			if (teo_state_ok(i, drv) && !teo_state_disabled(dev, i)) {
 				teo_count_path(dev, TEO_PATH_INTERCEPTS);
-				gov_explain(dev, "lookup: 2*%u > %u at %d: "
-					    "candidate %d -> %d", isum,
+				gov_explain(dev, "teo: lookup: 2*%u > %u at "
+					    "%d: candidate %d -> %d", isum,
 					    idx_isum, i, idx, i);
 				return i;
 			}
-			gov_explain(dev, "lookup: 2*%u > %u at %d, which is "
-				    "%s: candidate %d -> first suitable %d",
+			gov_explain(dev, "teo: lookup: 2*%u > %u at %d, which "
+				    "is %s: candidate %d -> first suitable %d",
 				    isum, idx_isum, i,
 				    teo_state_disabled(dev, i) ? "disabled" :
 				    "too shallow with the tick stopped",
@@ -353,7 +353,7 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 
 		/* Too shallow, and nothing suitable below the candidate. */
 		if (first_ok == idx) {
-			gov_explain(dev, "lookup: %d too shallow with the "
+			gov_explain(dev, "teo: lookup: %d too shallow with the "
 				    "tick stopped, none suitable: candidate "
 				    "%d kept", i, idx);
 			teo_count_path(dev, TEO_PATH_NONE_OK);
@@ -361,7 +361,8 @@ static int teo_intercept_lookup(struct cpuidle_driver *drv,
 		}
 	}
 
-	gov_explain(dev, "lookup: no majority found: candidate %d kept", idx);
+	gov_explain(dev, "teo: lookup: no majority found: candidate %d kept",
+		    idx);
 	teo_count_path(dev, TEO_PATH_NO_MAJORITY);
 	return idx;
 }
@@ -378,7 +379,7 @@ static int teo_tick_decision(struct cpuidle_driver *drv,
 
 	if ((!polling && duration_ns >= TICK_NSEC) ||
 	    tick_nohz_tick_stopped()) {
-		gov_explain(dev, "tick: duration=%lld%s%s: may stop -> %d",
+		gov_explain(dev, "teo: tick: duration=%lld%s%s: may stop -> %d",
 			    (long long)duration_ns,
 			    polling ? " polling" : "",
 			    tick_nohz_tick_stopped() ? " (already stopped)" :
@@ -392,13 +393,13 @@ static int teo_tick_decision(struct cpuidle_driver *drv,
 		int shallower = teo_find_shallower_state(drv, dev, idx,
 							 delta_tick);
 
-		gov_explain(dev, "tick: keep; target residency of %d > "
+		gov_explain(dev, "teo: tick: keep; target residency of %d > "
 			    "delta_tick=%lld: -> %d", idx,
 			    (long long)delta_tick, shallower);
 		teo_count_path(dev, TEO_PATH_DELTA_TICK);
 		idx = shallower;
 	} else {
-		gov_explain(dev, "tick: keep (duration=%lld%s) -> %d",
+		gov_explain(dev, "teo: tick: keep (duration=%lld%s) -> %d",
 			    (long long)duration_ns,
 			    polling ? ", polling" : "", idx);
 	}
@@ -425,8 +426,8 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 	     drv->states[idx].target_residency_ns < residency_threshold) &&
 	    (2 * cpu_data->short_idles >= cpu_data->total ||
 	     latency_req < latency_threshold)) {
-		gov_explain(dev, "shortcut: state %d shallow and %s: sleep "
-			    "length not queried, tick kept", idx,
+		gov_explain(dev, "teo: shortcut: state %d shallow and %s: "
+			    "sleep length not queried, tick kept", idx,
 			    latency_req < latency_threshold ?
 			    "latency_req low" : "short idles dominate");
 		teo_count_path(dev, TEO_PATH_SHORTCUT);
@@ -436,7 +437,7 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 
 	*duration_ns = tick_nohz_get_sleep_length(delta_tick);
 	cpu_data->sleep_length_ns = *duration_ns;
-	gov_explain(dev, "sleep length %lld delta_tick %lld",
+	gov_explain(dev, "teo: sleep length %lld delta_tick %lld",
 		    (long long)*duration_ns, (long long)*delta_tick);
 
 	if (!idx) {
@@ -447,8 +448,8 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 	if (drv->states[idx].target_residency_ns > *duration_ns) {
 		int i = teo_find_shallower_state(drv, dev, idx, *duration_ns);
 
-		gov_explain(dev, "sleep length below target residency of %d:"
-			    " -> %d", idx, i);
+		gov_explain(dev, "teo: sleep length below target residency "
+			    "of %d: -> %d", idx, i);
 		if (i != idx)
 			teo_count_path(dev, TEO_PATH_SLEEP_LENGTH);
 		idx = i;
@@ -459,7 +460,7 @@ static int teo_use_sleep_length(struct cpuidle_driver *drv,
 	    cpu_data->total / 2 + cpu_data->total / 8) {
 		*duration_ns = TICK_NSEC / 2;
 		teo_count_path(dev, TEO_PATH_TICK_INTERCEPTS);
-		gov_explain(dev, "tick_intercepts %u > %u: duration = "
+		gov_explain(dev, "teo: tick_intercepts %u > %u: duration = "
 			    "TICK_NSEC/2", cpu_data->tick_intercepts,
 			    cpu_data->total / 2 + cpu_data->total / 8);
 	}
@@ -488,7 +489,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	cpu_data->sleep_length_ns = KTIME_MAX;
 
 	if (drv->state_count < 2) {
-		gov_explain(dev, "single state: 0, tick kept");
+		gov_explain(dev, "teo: single state: 0, tick kept");
 		*stop_tick = false;
 		return 0;
 	}
@@ -515,19 +516,19 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	}
 
 	if (idx < 0) {
-		gov_explain(dev, "no state enabled: 0, tick kept");
+		gov_explain(dev, "teo: no state enabled: 0, tick kept");
 		*stop_tick = false;
 		return 0;
 	}
 
-	gov_explain(dev, "sums: isum=%u hsum=%u idx_isum=%u idx_hsum=%u "
+	gov_explain(dev, "teo: sums: isum=%u hsum=%u idx_isum=%u idx_hsum=%u "
 		    "total=%u candidate=%d idx0=%d constraint_idx=%d",
 		    isum, hsum, idx_isum, idx_hsum, cpu_data->total, idx, idx0,
 		    constraint_idx);
 
 	if (idx == idx0) {
 		/* A single enabled state: its residency is the estimate. */
-		gov_explain(dev, "only state %d enabled", idx);
+		gov_explain(dev, "teo: only state %d enabled", idx);
 		teo_count_path(dev, TEO_PATH_SINGLE);
 		return teo_tick_decision(drv, dev, idx, idx0,
 					 drv->states[idx].target_residency_ns,
@@ -538,12 +539,12 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (2 * idx_isum > cpu_data->total - idx_hsum)
 		idx = teo_intercept_lookup(drv, dev, idx, idx_isum);
 	else
-		gov_explain(dev, "no lookup: 2*idx_isum=%u <= "
+		gov_explain(dev, "teo: no lookup: 2*idx_isum=%u <= "
 			    "total-idx_hsum=%u", 2 * idx_isum,
 			    cpu_data->total - idx_hsum);
 
 	if (idx > constraint_idx) {
-		gov_explain(dev, "latency constraint: %d -> %d", idx,
+		gov_explain(dev, "teo: latency constraint: %d -> %d", idx,
 			    constraint_idx);
 		teo_count_path(dev, TEO_PATH_LATENCY);
 		idx = constraint_idx;

@@ -112,19 +112,25 @@ struct seg_in {
 	bool	stopped;
 };
 
-static void explain_seg(struct replay_cpu *rc, int gi, unsigned int nsel,
-			const struct seg_in *in, int idx, bool stop, s64 seg,
-			int cause, int orc, int vs, enum idl_miss miss)
+/* The inputs of a select, before the governor's own lines... */
+static void explain_sel(struct replay_cpu *rc, int gi, unsigned int nsel,
+			const struct seg_in *in)
+{
+	fprintf(rc->ex->out, "  %-12s sel %u: remain %lld sleep %lld dtick "
+		"%lld tick %s\n", rc->setup->gov[gi].spec, nsel,
+		(long long)in->remain, (long long)in->sleep,
+		(long long)in->dtick, in->stopped ? "stopped" : "running");
+}
+
+/* ... and what came of it. */
+static void explain_seg(struct replay_cpu *rc, int gi, const struct seg_in *in,
+			int idx, bool stop, s64 seg, int cause, int orc,
+			int vs, enum idl_miss miss)
 {
 	const struct replay_setup *s = rc->setup;
-	FILE *f = rc->ex->out;
 
-	fprintf(f, "  %-12s sel %u: remain %lld sleep %lld dtick %lld "
-		"tick %s -> %d %s%s | end %s after %lld | oracle %d %s: %s"
-		" | kernel rule %s\n",
-		s->gov[gi].spec, nsel, (long long)in->remain,
-		(long long)in->sleep, (long long)in->dtick,
-		in->stopped ? "stopped" : "running", idx,
+	fprintf(rc->ex->out, "  %-12s -> %d %s%s | end %s after %lld | "
+		"oracle %d %s: %s | kernel rule %s\n", s->gov[gi].spec, idx,
 		s->table.states[idx].name,
 		in->stopped ? "" : stop ? " stop-tick" : " keep-tick",
 		replay_cause_name(cause), (long long)seg, orc,
@@ -250,8 +256,10 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		env->hindsight_idle_ns = in.remain;
 		env->now_ns = p->entry_ns + (u64)elapsed;
 
-		if (__builtin_expect(explain, 0))
+		if (__builtin_expect(explain, 0)) {
+			explain_sel(rc, gi, nsel, &in);
 			dev->explain = &rc->ex->gov;
+		}
 		idx = ops->select(drv, dev, &stop);
 		if (idx < 0 || idx >= drv->state_count) {
 			sc->invalid++;
@@ -302,8 +310,8 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
 		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
 		if (__builtin_expect(explain, 0))
-			explain_seg(rc, gi, nsel, &in, idx, stop, seg, cause,
-				    orc, vs, miss);
+			explain_seg(rc, gi, &in, idx, stop, seg, cause, orc,
+				    vs, miss);
 		elapsed += seg;
 		if (by_tick) {
 			sc->tick_wakeups++;

@@ -642,16 +642,21 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 {
 	const struct replay_setup *s = &tr->setup;
 	const struct replay_workload *wl = &tr->wl;
+	char lat[48];
 	int gi;
 
+	if (s->latency_req >= NO_CONSTRAINT_NS)
+		snprintf(lat, sizeof(lat), "no latency limit");
+	else
+		snprintf(lat, sizeof(lat), "latency limit %lld ns",
+			 (long long)s->latency_req);
 	fprintf(f, "replay of %s\n", tr->path);
-	fprintf(f, "  table %s%s, %u CPU%s, tick %lld ns%s, latency_req %lld ns, "
-		"live governor %s\n", s->table.name,
-		s->own_table ? " (the trace's)" : " (what-if)", tr->ncpu,
+	fprintf(f, "  table: %s, %s; %u CPU%s; tick %lld ns%s; %s; live "
+		"governor %s\n", s->table.name,
+		s->own_table ? "the trace's own" : "what-if", tr->ncpu,
 		tr->ncpu == 1 ? "" : "s",
 		(long long)s->tick_nsec, s->own_hz ? "" : " (what-if grid)",
-		(long long)s->latency_req,
-		tr->meta.governor[0] ? tr->meta.governor : "unknown");
+		lat, tr->meta.governor[0] ? tr->meta.governor : "unknown");
 	text_live(f, tr);
 	fprintf(f, "  %llu recorded periods -> %llu idle periods (%llu skipped), "
 		"%.3f s idle\n", (unsigned long long)wl->recorded,
@@ -695,23 +700,48 @@ static void text_find(void *p, const char *metric, const char *key,
 	c->found = true;
 }
 
+#define PREC_AUTO	(-1)	/* one number of decimals for the row */
+
+static bool text_value(const struct replay_trace *tr, int gi,
+		       const char *metric, const char *key, double *v)
+{
+	struct text_ctx c = { metric, key, 0, false, false };
+
+	visit_column(tr, gi, &tr->total[gi], &tr->wl, text_find, &c);
+	*v = c.v;
+	return c.found && !isnan(c.v);
+}
+
+/* Decimals that show 4 significant digits of the row's largest value. */
+static int row_prec(const struct replay_trace *tr, const char *metric,
+		    const char *key)
+{
+	double v, max = 0;
+	int gi, prec = 3;
+
+	for (gi = 0; gi < tr->setup.ngov; gi++)
+		if (text_value(tr, gi, metric, key, &v) && fabs(v) > max)
+			max = fabs(v);
+	for (; prec > 0 && max >= 10; max /= 10)
+		prec--;
+	return prec;
+}
+
 static void text_row(FILE *f, const struct replay_trace *tr,
 		     const char *label, const char *metric, const char *key,
 		     int prec)
 {
+	double v;
 	int gi;
 
+	if (prec == PREC_AUTO)
+		prec = row_prec(tr, metric, key);
 	row_head(f, label);
 	for (gi = 0; gi < tr->setup.ngov; gi++) {
-		struct text_ctx c = { metric, key, 0, false, false };
-
-		visit_column(tr, gi, &tr->total[gi], &tr->wl, text_find, &c);
-		if (!c.found || isnan(c.v))
-			fprintf(f, " %*s", COLW, "-");
-		else if (prec < 0)	/* significant digits */
-			fprintf(f, " %*.*g", COLW, -prec, c.v);
+		if (text_value(tr, gi, metric, key, &v))
+			fprintf(f, " %*.*f", COLW, prec, v);
 		else
-			fprintf(f, " %*.*f", COLW, prec, c.v);
+			fprintf(f, " %*s", COLW, "-");
 	}
 	fputc('\n', f);
 }
@@ -828,7 +858,7 @@ static void text_internals(FILE *f, const struct replay_trace *tr)
 static void text_card(FILE *f, const struct replay_trace *tr)
 {
 	text_header(f, tr);
-	text_row(f, tr, "selects", "selects", NULL, 0);
+	text_row(f, tr, "selects (incl. re-selections)", "selects", NULL, 0);
 	text_states(f, tr);
 	fputs("misprediction, kernel rule\n", f);
 	text_row(f, tr, "  above (too deep) %", "above_pct", NULL, 2);
@@ -852,7 +882,7 @@ static void text_card(FILE *f, const struct replay_trace *tr)
 	text_row(f, tr, "  latency_req violations", "latency_req_violations",
 		 NULL, 0);
 	fprintf(f, "energy (%s)\n", tr->energy.unit);
-	text_row(f, tr, "  energy", "energy", NULL, -4);
+	text_row(f, tr, "  energy", "energy", NULL, PREC_AUTO);
 	text_row(f, tr, "  regret vs oracle %", "energy_regret_pct", NULL,
 		 2);
 	fputs("tick\n", f);

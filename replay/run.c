@@ -21,7 +21,6 @@
 #include "lib/paths.h"
 #include "run.h"
 
-#define NO_CONSTRAINT_NS	2000000000000LL	/* 2e9 us, the default QoS */
 #define PROGRESS_STEP		65536
 
 const char *replay_default_trace(void)
