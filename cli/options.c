@@ -171,13 +171,6 @@ static const char *opt_name(const struct idl_option *o, char *buf,
 	return buf;
 }
 
-static void vmessage(const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: ", idl_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 static void try_help(void)
 {
 	fprintf(stderr, "Try '%s --help'.\n", idl_progname);
@@ -185,11 +178,13 @@ static void try_help(void)
 
 int idl_usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	idl_error("%s", msg);
 	try_help();
 	return IDL_EXIT_BADINPUT;
 }

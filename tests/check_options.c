@@ -286,7 +286,7 @@ START_TEST(test_refused)
 END_TEST
 
 /* What a refused command line prints on standard error. */
-static char *stderr_of(char **argv)
+static char *stderr_of(char **argv, const struct idl_cmdline *c)
 {
 	static char buf[512];
 	char path[] = "/tmp/check_options.XXXXXX";
@@ -296,7 +296,7 @@ static char *stderr_of(char **argv)
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_ptr_nonnull(freopen(path, "w", stderr));
-	ck_assert_int_eq(parse(argv, &cl), IDL_OPTS_BAD);
+	ck_assert_int_eq(parse(argv, c), IDL_OPTS_BAD);
 	fflush(stderr);
 	f = fopen(path, "r");
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -313,23 +313,34 @@ START_TEST(test_messages)
 	char *unknown[] = { "cmd", "--bogus=1", NULL };
 	char *missing[] = { "cmd", "-f", NULL };
 	char *extra[] = { "cmd", "a", "b", NULL };
+	char *ambiguous[] = { "cmd", "--s", NULL };
+	bool b;
+	const struct idl_option two[] = {
+		IDL_OPT_FLAG(0, "states", &b, "x"),
+		IDL_OPT_FLAG(0, "synthetic", &b, "y"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl2 = { .usage = "", .opts = two };
 
 	idl_progname = "idlelab test";
-	ck_assert_str_eq(stderr_of(bad_value),
+	ck_assert_str_eq(stderr_of(bad_value, &cl),
 			 "idlelab test: --jobs: '12abc' is not an integer in "
 			 "1..256\nTry 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(bad_double),
+	ck_assert_str_eq(stderr_of(bad_double, &cl),
 			 "idlelab test: --duration: 'inf' is not a number > 0 "
 			 "and <= 60\nTry 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(unknown),
+	ck_assert_str_eq(stderr_of(unknown, &cl),
 			 "idlelab test: unknown option '--bogus'\n"
 			 "Try 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(missing),
+	ck_assert_str_eq(stderr_of(missing, &cl),
 			 "idlelab test: --format: missing argument FMT\n"
 			 "Try 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(extra),
+	ck_assert_str_eq(stderr_of(extra, &cl),
 			 "idlelab test: unexpected argument 'b' (at most 1 "
 			 "FILE)\nTry 'idlelab test --help'.\n");
+	ck_assert_str_eq(stderr_of(ambiguous, &cl2),
+			 "idlelab test: ambiguous option '--s' (--states, "
+			 "--synthetic)\nTry 'idlelab test --help'.\n");
 }
 END_TEST
 
