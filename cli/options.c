@@ -19,23 +19,33 @@
 
 /* ---------------------------------------------------------- value parsers */
 
-/* Decimal digits after an optional '+' (or '-' if @minus), nothing else. */
-static bool is_decimal(const char *s, bool minus)
+/* Decimal digits and nothing else, at most @max. */
+static int parse_digits(const char *s, uint64_t max, uint64_t *v)
 {
-	if (*s == '+' || (minus && *s == '-'))
-		s++;
-	return *s && strspn(s, "0123456789") == strlen(s);
+	unsigned long long x;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	x = strtoull(s, NULL, 10);
+	if (errno || x > max)
+		return -1;
+	*v = x;
+	return 0;
 }
 
 int idl_parse_int(const char *s, long long min, long long max, long long *v)
 {
+	bool neg = *s == '-';
 	long long x;
+	uint64_t m;
 
-	if (!is_decimal(s, true))
+	/* the magnitude goes up to 2^63 for a negative number */
+	if (parse_digits(s + (neg || *s == '+'), (uint64_t)LLONG_MAX + neg,
+			 &m))
 		return -1;
-	errno = 0;
-	x = strtoll(s, NULL, 10);
-	if (errno || x < min || x > max)
+	x = neg && m ? -(long long)(m - 1) - 1 : (long long)m;
+	if (x < min || x > max)
 		return -1;
 	*v = x;
 	return 0;
@@ -43,13 +53,9 @@ int idl_parse_int(const char *s, long long min, long long max, long long *v)
 
 int idl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
-	unsigned long long x;
+	uint64_t x;
 
-	if (!is_decimal(s, false))
-		return -1;
-	errno = 0;
-	x = strtoull(s, NULL, 10);
-	if (errno || x < min || x > max)
+	if (parse_digits(s + (*s == '+'), max, &x) || x < min)
 		return -1;
 	*v = x;
 	return 0;

@@ -306,41 +306,42 @@ static char *stderr_of(char **argv, const struct idl_cmdline *c)
 	return buf;
 }
 
+/* Options that share a prefix. */
+static bool flag;
+static const struct idl_option two[] = {
+	IDL_OPT_FLAG(0, "states", &flag, "x"),
+	IDL_OPT_FLAG(0, "synthetic", &flag, "y"),
+	IDL_OPT_END
+};
+static const struct idl_cmdline cl2 = { .usage = "", .opts = two };
+
+/* A refused command line (of cl, or @c) and its first line on stderr. */
+static const struct {
+	const char			*argv[4];
+	const char			*want;
+	const struct idl_cmdline	*c;
+} messages[] = {
+	{ { "-j", "12abc" },
+	  "--jobs: '12abc' is not an integer in 1..256" },
+	{ { "--duration", "inf" },
+	  "--duration: 'inf' is not a number > 0 and <= 60" },
+	{ { "--bogus=1" }, "unknown option '--bogus'" },
+	{ { "-f" }, "--format: missing argument FMT" },
+	{ { "a", "b" }, "unexpected argument 'b' (at most 1 FILE)" },
+	{ { "--s" }, "ambiguous option '--s' (--states, --synthetic)",
+	  &cl2 },
+};
+
 START_TEST(test_messages)
 {
-	char *bad_value[] = { "cmd", "-j", "12abc", NULL };
-	char *bad_double[] = { "cmd", "--duration", "inf", NULL };
-	char *unknown[] = { "cmd", "--bogus=1", NULL };
-	char *missing[] = { "cmd", "-f", NULL };
-	char *extra[] = { "cmd", "a", "b", NULL };
-	char *ambiguous[] = { "cmd", "--s", NULL };
-	bool b;
-	const struct idl_option two[] = {
-		IDL_OPT_FLAG(0, "states", &b, "x"),
-		IDL_OPT_FLAG(0, "synthetic", &b, "y"),
-		IDL_OPT_END
-	};
-	const struct idl_cmdline cl2 = { .usage = "", .opts = two };
+	char *argv[5] = { "cmd" }, want[256];
 
+	memcpy(argv + 1, messages[_i].argv, sizeof(messages[_i].argv));
+	snprintf(want, sizeof(want), "idlelab test: %s\n"
+		 "Try 'idlelab test --help'.\n", messages[_i].want);
 	idl_progname = "idlelab test";
-	ck_assert_str_eq(stderr_of(bad_value, &cl),
-			 "idlelab test: --jobs: '12abc' is not an integer in "
-			 "1..256\nTry 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(bad_double, &cl),
-			 "idlelab test: --duration: 'inf' is not a number > 0 "
-			 "and <= 60\nTry 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(unknown, &cl),
-			 "idlelab test: unknown option '--bogus'\n"
-			 "Try 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(missing, &cl),
-			 "idlelab test: --format: missing argument FMT\n"
-			 "Try 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(extra, &cl),
-			 "idlelab test: unexpected argument 'b' (at most 1 "
-			 "FILE)\nTry 'idlelab test --help'.\n");
-	ck_assert_str_eq(stderr_of(ambiguous, &cl2),
-			 "idlelab test: ambiguous option '--s' (--states, "
-			 "--synthetic)\nTry 'idlelab test --help'.\n");
+	ck_assert_str_eq(stderr_of(argv, messages[_i].c ? messages[_i].c :
+					 &cl), want);
 }
 END_TEST
 
@@ -392,7 +393,8 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_in_order);
 	tcase_add_loop_test(tc, test_refused, 0,
 			    sizeof(refused) / sizeof(refused[0]));
-	tcase_add_test(tc, test_messages);
+	tcase_add_loop_test(tc, test_messages, 0,
+			    sizeof(messages) / sizeof(messages[0]));
 	tcase_add_test(tc, test_help);
 	suite_add_tcase(s, tc);
 	return s;
