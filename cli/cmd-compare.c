@@ -5,14 +5,12 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "compare.h"
 #include "error.h"
+#include "options.h"
 
 #define MAX_INPUTS	16
 
@@ -20,29 +18,16 @@ static const char compare_usage[] =
 "usage: idlelab compare [OPTIONS] BASELINE [OTHER...]\n"
 "\n"
 "Compare results (live results directories or replay JSON files).  The\n"
-"columns are every configuration of every input; the first is the baseline.\n"
-"\n"
-"  -s, --style STYLE          mmtests | normalized | summary | both (default both:\n"
-"                             mmtests + normalized + summary)\n"
-"  -f, --format FORMAT        text | csv | json (default text)\n"
-"  -S, --significance RULE    ttest (p < 0.10, default) | ci (95%% bands)\n"
-"  -h, --help                 this help\n";
+"columns are every configuration of every input; the first is the baseline.\n";
 
+/* The tables of text output; --style STYLE chooses styles[STYLE]. */
 enum cmp_style { STYLE_MMTESTS = 1, STYLE_NORMALIZED = 2, STYLE_SUMMARY = 4 };
-
-static int parse_style(const char *s)
-{
-	if (!strcmp(s, "mmtests"))
-		return STYLE_MMTESTS;
-	if (!strcmp(s, "normalized"))
-		return STYLE_NORMALIZED;
-	if (!strcmp(s, "summary"))
-		return STYLE_SUMMARY;
-	if (!strcmp(s, "both"))
-		return STYLE_MMTESTS | STYLE_NORMALIZED | STYLE_SUMMARY;
-	idl_die(IDL_EXIT_BADINPUT,
-		"unknown style '%s' (mmtests, normalized, summary, both)", s);
-}
+static const int styles[] = {	/* mmtests, normalized, summary, both */
+	STYLE_MMTESTS, STYLE_NORMALIZED, STYLE_SUMMARY,
+	STYLE_MMTESTS | STYLE_NORMALIZED | STYLE_SUMMARY,
+};
+#define STYLE_BOTH	3
+enum cmp_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 
 static void report_missing(const struct cmp_table *t)
 {
@@ -59,52 +44,33 @@ static void report_missing(const struct cmp_table *t)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "style", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "significance", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	int style = STYLE_BOTH, format = FORMAT_TEXT, rule = STAT_SIG_TTEST;
+	const struct idl_option opts[] = {
+		IDL_OPT_CHOICE('s', "style", &style, "STYLE",
+			"mmtests, normalized, summary or both (default both: "
+			"mmtests + normalized + summary)",
+			"mmtests", "normalized", "summary", "both"),
+		IDL_OPT_CHOICE('f', "format", &format, "FORMAT",
+			"text (default), csv or json", "text", "csv", "json"),
+		/* in the order of enum stat_sig_rule */
+		IDL_OPT_CHOICE('S', "significance", &rule, "RULE",
+			"ttest (p < 0.10, default) or ci (95% bands)",
+			"ttest", "ci"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = compare_usage, .opts = opts, .operand = "BASELINE",
+		.min_operands = 1, .max_operands = MAX_INPUTS,
 	};
 	struct res_set sets[MAX_INPUTS];
-	enum stat_sig_rule rule = STAT_SIG_TTEST;
-	int style = STYLE_MMTESTS | STYLE_NORMALIZED | STYLE_SUMMARY;
-	const char *format = "text";
 	struct cmp_table t;
 	struct idl_err err;
-	int opt, i, n;
+	int first = idl_parse_options(argc, argv, &cl), i, n;
 
-	while ((opt = getopt_long(argc, argv, "s:f:S:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			style = parse_style(optarg);
-			break;
-		case 'f':
-			format = optarg;
-			if (strcmp(format, "text") && strcmp(format, "csv") &&
-			    strcmp(format, "json"))
-				idl_die(IDL_EXIT_BADINPUT,
-					"unknown format '%s' (text, csv, json)", format);
-			break;
-		case 'S':
-			if (stat_parse_rule(optarg, &rule))
-				idl_die(IDL_EXIT_BADINPUT,
-					"unknown significance rule '%s' (ttest, ci)", optarg);
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			return IDL_EXIT_OK;
-		default:
-			fputs(compare_usage, stderr);
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	n = argc - optind;
-	if (n < 1 || n > MAX_INPUTS) {
-		fputs(compare_usage, stderr);
-		return IDL_EXIT_BADINPUT;
-	}
-	if (results_load_all(argv + optind, n, sets, &err)) {
+	if (first < 0)
+		return idl_opts_status(first);
+	n = argc - first;
+	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;
 	}
@@ -114,16 +80,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	report_missing(&t);
 
-	if (!strcmp(format, "csv")) {
+	if (format == FORMAT_CSV) {
 		cmp_print_csv(stdout, &t);
-	} else if (!strcmp(format, "json")) {
+	} else if (format == FORMAT_JSON) {
 		cmp_print_json(stdout, &t);
 	} else {
-		if (style & STYLE_MMTESTS)
+		if (styles[style] & STYLE_MMTESTS)
 			cmp_print_mmtests(stdout, &t);
-		if (style & STYLE_NORMALIZED)
+		if (styles[style] & STYLE_NORMALIZED)
 			cmp_print_normalized(stdout, &t);
-		if (style & STYLE_SUMMARY)
+		if (styles[style] & STYLE_SUMMARY)
 			cmp_print_summary(stdout, &t);
 		cmp_print_idle(stdout, &t);
 	}

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,24 +17,21 @@
 #include "plugin.h"
 #include "decide.h"
 #include "error.h"
+#include "options.h"
 
 #define OUTBUF_SIZE		(1 << 16)
 
-static void usage(FILE *f)
+static const char decide_usage[] =
+	"usage: idlelab decide --governor NAME[:param=value,...] "
+	"[--explain] [FILE]\n\n"
+	"Drive one governor step by step from a decision stream "
+	"(standard input\nif no FILE) and print \"IDX STOP_TICK\" for "
+	"every select.\n";
+
+static void decide_footer(FILE *f)
 {
-	fprintf(f,
-		"usage: idlelab decide --governor NAME[:param=value,...] "
-		"[--explain] [FILE]\n\n"
-		"Drive one governor step by step from a decision stream "
-		"(standard input\nif no FILE) and print \"IDX STOP_TICK\" for "
-		"every select.\n\n"
-		"  -g, --governor SPEC  governor and tunables, e.g. "
-		"haltpoll:guest_halt_poll_ns=0\n"
-		"  -x, --explain        explain every select on standard "
-		"error\n"
-		"  -h, --help           this help\n\n"
-		"Governors and their tunables (default, range); a plugin is "
-		"named by its\npath (idlelab governor list):\n");
+	fprintf(f, "Governors and their tunables (default, range); a plugin "
+		"is named by its\npath (idlelab governor list):\n");
 	for (const struct idl_governor_ops *const *g = idl_governor_list();
 	     *g; g++)
 		if (!(*g)->needs_hindsight)
@@ -58,46 +54,32 @@ static int run_decide(void *ctx)
 
 int cmd_decide(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "governor", required_argument, NULL, 'g' },
-		{ "explain", no_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static char outbuf[OUTBUF_SIZE], errbuf[OUTBUF_SIZE];
 	const char *spec = NULL;
 	bool explain = false;
-	int c, fd = 0, ret;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('g', "governor", &spec, "SPEC",
+			"governor and tunables, e.g. "
+			"haltpoll:guest_halt_poll_ns=0"),
+		IDL_OPT_FLAG('x', "explain", &explain,
+			"explain every select on standard error"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = decide_usage, .opts = opts,
+		.print_footer = decide_footer, .operand = "FILE",
+		.max_operands = 1,
+	};
+	int fd = 0, ret, first = idl_parse_options(argc, argv, &cl);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "g:xh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			spec = optarg;
-			break;
-		case 'x':
-			explain = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return IDL_EXIT_OK;
-		default:
-			fprintf(stderr, "decide: bad option '%s'\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	if (!spec || argc - optind > 1) {
-		fprintf(stderr, "decide: %s\n", spec ? "at most one FILE" :
-			"--governor is required");
-		usage(stderr);
-		return IDL_EXIT_BADINPUT;
-	}
-	if (optind < argc && strcmp(argv[optind], "-")) {
-		fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+	if (first < 0)
+		return idl_opts_status(first);
+	if (!spec)
+		return idl_usage_error("--governor is required");
+	if (first < argc && strcmp(argv[first], "-")) {
+		fd = open(argv[first], O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "decide: %s: %s\n", argv[optind],
+			fprintf(stderr, "decide: %s: %s\n", argv[first],
 				strerror(errno));
 			return IDL_EXIT_BADINPUT;
 		}

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,11 +13,10 @@
 #include "cli.h"
 #include "error.h"
 #include "kbuild.h"
+#include "options.h"
 #include "plugin.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char governor_usage[] =
 "usage: idlelab governor list [PLUGIN.so...]\n"
 "       idlelab governor build SRC.c -o GOV.so [--kernel X.Y] [--cc CC] [-v]\n"
 "\n"
@@ -29,14 +27,30 @@ static void usage(FILE *f)
 "teo.c, ladder.c, haltpoll.c of any kernel from 5.1 on, a patched copy,\n"
 "or a new governor in kernel style) against idlelab's kernel\n"
 "compatibility headers into a plugin: idlelab replay -g ./GOV.so ...\n"
-"Its module_param()s are its tunables.  See doc/governor-authors.md.\n"
-"\n"
-"  -o, --output GOV.so  the plugin to write\n"
-"  -k, --kernel X.Y     apply the rules of Linux X.Y (how the latency limit\n"
-"                       and residencies are typed); default: detected\n"
-"      --cc CC          the C compiler (default: $CC, else cc)\n"
-"  -v, --verbose        print the compiler command\n"
-"  -h, --help           this help\n");
+"Its module_param()s are its tunables.  See doc/plugins.md and the\n"
+"idlelab(1) manual page.\n";
+
+/* The options of build, which --help shows for the whole command. */
+#define BUILD_OPTIONS(o) { \
+	IDL_OPT_STR('o', "output", &(o)->out, "GOV.so", \
+		"the plugin to write"), \
+	IDL_OPT_STR('k', "kernel", &(o)->kernel, "X.Y", \
+		"apply the rules of Linux X.Y (how the latency limit and " \
+		"residencies are typed); default: detected"), \
+	IDL_OPT_STR(0, "cc", &(o)->cc, "CC", \
+		"the C compiler (default: $CC, else cc)"), \
+	IDL_OPT_FLAG('v', "verbose", &(o)->verbose, \
+		"print the compiler command"), \
+	IDL_OPT_END \
+}
+
+static void usage(FILE *f)
+{
+	struct kbuild_opts o;
+	const struct idl_option opts[] = BUILD_OPTIONS(&o);
+	const struct idl_cmdline cl = { .usage = governor_usage, .opts = opts };
+
+	idl_print_help(f, &cl);
 }
 
 static int list(int argc, char **argv)
@@ -59,39 +73,20 @@ static int list(int argc, char **argv)
 
 static int build(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "cc", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct kbuild_opts o = { 0 };
 	struct idl_err err = { 0 };
-	int c;
+	const struct idl_option opts[] = BUILD_OPTIONS(&o);
+	const struct idl_cmdline cl = {
+		.usage = governor_usage, .opts = opts, .operand = "SRC.c",
+		.min_operands = 1, .max_operands = 1,
+	};
+	int first = idl_parse_options(argc, argv, &cl);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:k:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o.out = optarg; break;
-		case 'k': o.kernel = optarg; break;
-		case 'c': o.cc = optarg; break;
-		case 'v': o.verbose = true; break;
-		case 'h':
-			usage(stdout);
-			return IDL_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'idlelab governor --help'.\n");
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	if (optind != argc - 1 || !o.out) {
-		fprintf(stderr, "%s: build needs SRC.c and -o GOV.so\n"
-			"Try 'idlelab governor --help'.\n", idl_progname);
-		return IDL_EXIT_BADINPUT;
-	}
-	o.src = argv[optind];
+	if (first < 0)
+		return idl_opts_status(first);
+	if (!o.out)
+		return idl_usage_error("build needs -o GOV.so");
+	o.src = argv[first];
 	fflush(stdout);
 	if (kbuild(&o, &err)) {
 		idl_err_print(&err);
@@ -102,9 +97,11 @@ static int build(int argc, char **argv)
 
 int cmd_governor(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? IDL_EXIT_BADINPUT : IDL_EXIT_OK;
+	if (argc < 2)
+		return idl_usage_error("no action given (list, build)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return IDL_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "list")) {
 		if (argc > 2 && (!strcmp(argv[2], "-h") ||
@@ -116,7 +113,5 @@ int cmd_governor(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "build"))
 		return build(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown action '%s' (list, build)\n"
-		"Try 'idlelab governor --help'.\n", idl_progname, argv[1]);
-	return IDL_EXIT_BADINPUT;
+	return idl_usage_error("unknown action '%s' (list, build)", argv[1]);
 }

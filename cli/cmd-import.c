@@ -6,9 +6,7 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <idlelab/governor.h>
@@ -17,8 +15,9 @@
 #include "error.h"
 #include "import.h"
 #include "model.h"
+#include "options.h"
 
-static void usage(FILE *f)
+static void import_usage(FILE *f)
 {
 	const struct importer *const *i;
 
@@ -30,21 +29,12 @@ static void usage(FILE *f)
 	fprintf(f, "]\n"
 "                      [--instance NAME]\n\n"
 "Turn a kernel trace with power:cpu_idle events (and timer, irq, ipi and\n"
-"sched events when present) into an idlelab trace of idle periods.\n\n"
-"  -o, --output OUT     trace file to write\n"
-"  -m, --machine NAME   C-state table: a built-in machine\n"
-"  -s, --states FILE    C-state table: a table file\n"
-"      --hz N           the kernel's HZ (default: estimated from events)\n"
-"  -g, --governor SPEC  the governor live at capture, NAME[:param=value,...]\n"
-"                       with its tunables (others: the kernel's defaults);\n"
-"                       replay then measures agreement with the kernel\n"
-"  -f, --format F       input format (default auto)\n"
-"  -i, --instance NAME  trace-cmd buffer to read (default: the one with\n"
-"                       most cpu_idle events; \"\" is the top buffer)\n"
-"  -q, --quiet          no summary on stderr\n\n"
-"Traces carry no C-state table: one of --machine or --states is\n"
-"required.  See doc/importing.md for the rules.\n");
+"sched events when present) into an idlelab trace of idle periods.\n");
 }
+
+static const char import_footer[] =
+"Traces carry no C-state table: one of --machine or --states is\n"
+"required.  See doc/importing.md for the rules.\n";
 
 struct import_args {
 	struct import_opts o;
@@ -52,80 +42,87 @@ struct import_args {
 	bool		quiet;
 };
 
-/* "auto" (NULL: detect) or an importer's name. */
-static void parse_format(const char *s, struct import_opts *o)
+/* --format: "auto" (NULL: detect) or an importer's name. */
+static int opt_format(const struct idl_option *opt, const char *arg)
 {
-	if (!strcmp(s, "auto")) {
-		o->format = NULL;
-		return;
-	}
-	o->format = importer_find(s);
-	if (!o->format)
-		idl_die(2, "--format: unknown format %s", s);
+	const struct importer *const *i;
+	struct import_opts *o = opt->value;
+	char what[256] = "auto";
+
+	o->format = NULL;
+	if (!strcmp(arg, "auto"))
+		return 0;
+	o->format = importer_find(arg);
+	if (o->format)
+		return 0;
+	for (i = importer_list(); *i; i++)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 "%s%s", i[1] ? ", " : " or ", (*i)->name);
+	return idl_opt_error(opt, arg, what);
 }
 
-static int parse_args(int argc, char **argv, struct import_args *a)
+/* --governor: the kernel governor live at capture, with its tunables. */
+static int opt_governor(const struct idl_option *opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "machine", required_argument, NULL, 'm' },
-		{ "states", required_argument, NULL, 's' },
-		{ "hz", required_argument, NULL, 'z' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "instance", required_argument, NULL, 'i' },
-		{ "governor", required_argument, NULL, 'g' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	char *end, msg[512];
-	long v;
-	int c;
+	struct import_args *a = opt->value;
+	char msg[512];
 
-	memset(a, 0, sizeof(*a));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:m:s:f:i:g:qh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'o': a->o.out = optarg; break;
-		case 'm': a->o.machine = optarg; break;
-		case 's': a->o.states = optarg; break;
-		case 'i': a->o.instance = optarg; break;
-		case 'q': a->quiet = true; break;
-		case 'g':
-			if (idl_governor_parse(&a->gov, optarg, msg,
-					       sizeof(msg)))
-				idl_die(2, "--governor: %s", msg);
-			if (a->gov.ops->needs_hindsight)
-				idl_die(2, "--governor: %s is not a kernel "
-					"governor", a->gov.ops->name);
-			a->o.gov = &a->gov;
-			break;
-		case 'z':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 10000)
-				idl_die(2, "--hz: not a HZ value: %s", optarg);
-			a->o.hz = (uint32_t)v;
-			break;
-		case 'f':
-			parse_format(optarg, &a->o);
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(2);
-		}
-	}
-	if (optind != argc - 1 || !a->o.out) {
-		usage(stderr);
+	if (idl_governor_parse(&a->gov, arg, msg, sizeof(msg))) {
+		idl_error("--governor: %s", msg);
 		return -1;
 	}
-	a->o.in = argv[optind];
-	if (a->o.machine && a->o.states)
-		idl_die(2, "give --machine or --states, not both");
+	if (a->gov.ops->needs_hindsight)
+		return idl_opt_error(opt, arg, "a kernel governor");
+	a->o.gov = &a->gov;
 	return 0;
+}
+
+/* Returns the index of IN, or IDL_OPTS_*. */
+static int parse_args(int argc, char **argv, struct import_args *a)
+{
+	struct import_opts *o = &a->o;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('o', "output", &o->out, "OUT",
+			"trace file to write"),
+		IDL_OPT_STR('m', "machine", &o->machine, "NAME",
+			"C-state table: a built-in machine"),
+		IDL_OPT_STR('s', "states", &o->states, "FILE",
+			"C-state table: a table file"),
+		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, 10000,
+			"the kernel's HZ (default: estimated from events)"),
+		IDL_OPT_CALLBACK('g', "governor", a, "SPEC", opt_governor,
+			"the governor live at capture, NAME[:param=value,...] "
+			"with its tunables (others: the kernel's defaults); "
+			"replay then measures agreement with the kernel"),
+		IDL_OPT_CALLBACK('f', "format", o, "F", opt_format,
+			"input format (default auto)"),
+		IDL_OPT_STR('i', "instance", &o->instance, "NAME",
+			"trace-cmd buffer to read (default: the one with most "
+			"cpu_idle events; \"\" is the top buffer)"),
+		IDL_OPT_FLAG('q', "quiet", &a->quiet, "no summary on stderr"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.print_usage = import_usage, .opts = opts,
+		.footer = import_footer, .operand = "IN",
+		.min_operands = 1, .max_operands = 1,
+	};
+	int first;
+
+	memset(a, 0, sizeof(*a));
+	first = idl_parse_options(argc, argv, &cl);
+	if (first < 0)
+		return first;
+	if (!o->out) {
+		idl_usage_error("-o OUT is required");
+		return IDL_OPTS_BAD;
+	}
+	if (o->machine && o->states) {
+		idl_usage_error("give --machine or --states, not both");
+		return IDL_OPTS_BAD;
+	}
+	o->in = argv[first];
+	return first;
 }
 
 static void summary(const char *in, const struct import_summary *s)
@@ -183,9 +180,10 @@ int cmd_import(int argc, char **argv)
 	struct import_args a;
 	struct import_summary s;
 	struct idl_err err = { 0 };
+	int ret = parse_args(argc, argv, &a);
 
-	if (parse_args(argc, argv, &a))
-		return IDL_EXIT_BADINPUT;
+	if (ret < 0)
+		return idl_opts_status(ret);
 	if (import_trace(&a.o, &s, &err)) {
 		idl_err_print(&err);
 		return err.status ? err.status : IDL_EXIT_FAILURE;

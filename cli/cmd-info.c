@@ -4,15 +4,14 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "trace.h"
 #include "trace-stats.h"
 
@@ -340,23 +339,23 @@ static void print_json(const char *file, const struct trace_meta *m,
 	json_decref(o);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: idlelab info FILE [--format text|json]\n\n"
-		"Describe a trace: metadata, C-state table, per-CPU counts,\n"
-		"idle durations, wake causes, sleep-length and tick statistics,\n"
-		"kernel miss counts and any damage.\n\n"
-		"  -f, --format FMT  text (default) or json\n"
-		"  -h, --help        this help\n");
-}
+static const char info_usage[] =
+	"usage: idlelab info FILE [--format text|json]\n\n"
+	"Describe a trace: metadata, C-state table, per-CPU counts,\n"
+	"idle durations, wake causes, sleep-length and tick statistics,\n"
+	"kernel miss counts and any damage.\n";
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	int json = 0;
+	const struct idl_option opts[] = {
+		IDL_OPT_CHOICE('f', "format", &json, "FMT",
+			"text (default) or json", "text", "json"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = info_usage, .opts = opts, .operand = "FILE",
+		.min_operands = 1, .max_operands = 1,
 	};
 	struct trace_stats *s;
 	struct trace_reader *r;
@@ -365,32 +364,11 @@ int cmd_info(int argc, char **argv)
 	struct trace_counter_check *chk;
 	size_t nchk, i;
 	const char *damage;
-	bool json = false;
-	int c;
+	int first = idl_parse_options(argc, argv, &cl);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				idl_die(IDL_EXIT_BADINPUT,
-					"--format: '%s' is not text or json",
-					optarg);
-			json = !strcmp(optarg, "json");
-			break;
-		case 'h':
-			usage(stdout);
-			return IDL_EXIT_OK;
-		default:
-			usage(stderr);
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	if (argc - optind != 1) {
-		usage(stderr);
-		return IDL_EXIT_BADINPUT;
-	}
-	r = trace_reader_open(argv[optind], &err);
+	if (first < 0)
+		return idl_opts_status(first);
+	r = trace_reader_open(argv[first], &err);
 	s = calloc(1, sizeof(*s));
 	if (!r || !s || trace_stats_scan(r, s, &err) < 0) {
 		if (!s)
@@ -408,10 +386,10 @@ int cmd_info(int argc, char **argv)
 	else
 		nchk = 0;
 	if (json)
-		print_json(argv[optind], trace_reader_meta(r), s, r, chk,
+		print_json(argv[first], trace_reader_meta(r), s, r, chk,
 			   nchk);
 	else
-		print_text(argv[optind], trace_reader_meta(r), s, damage, chk,
+		print_text(argv[first], trace_reader_meta(r), s, damage, chk,
 			   nchk);
 	for (i = 0; i < nchk; i++)
 		if (chk[i].flagged)

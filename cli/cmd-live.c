@@ -10,9 +10,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +24,7 @@
 #include "error.h"
 #include "idlectl.h"
 #include "live.h"
+#include "options.h"
 
 static volatile sig_atomic_t caught_signal;
 
@@ -35,7 +34,7 @@ static void on_signal(int sig)
 	bench_stop = 1;
 }
 
-static void usage(FILE *f)
+static void live_usage(FILE *f)
 {
 	fprintf(f,
 "usage: idlelab live [--governors LIST|all] [--bench SPEC,...] [--runs N]\n"
@@ -47,26 +46,8 @@ static void usage(FILE *f)
 "save benchmark metrics, cpuidle counters, perf counters and energy.\n"
 "Needs root.  The governor and state settings are restored at the end,\n"
 "on error and on SIGINT/SIGTERM/SIGHUP; after a SIGKILL the next start\n"
-"(or --restore) restores them from %s/live.journal.\n\n"
-"Options:\n"
-"  -g, --governors LIST   comma-separated governors, or 'all' (default all)\n"
-"  -b, --bench SPEC,...   benchmarks (default pingpong,timer); a SPEC is\n"
-"                         NAME or NAME:key=val:key=val (see --list-bench)\n"
-"  -n, --runs N           repetitions per governor and benchmark (default 3)\n"
-"  -w, --warmup SECS      warm-up after each switch, discarded (default 1)\n"
-"  -d, --duration SECS    measured time of each run (default 5)\n"
-"  -s, --seed N           shuffle the governor order per repetition\n"
-"  -r, --record           also record a trace of each run\n"
-"  -l, --latency-limit US hold /dev/cpu_dma_latency at US during the session\n"
-"  -D, --disable-state LIST  disable these state indices for the session\n"
-"  -o, --output DIR       results directory (default live-YYYYmmdd-HHMMSS)\n"
-"      --restore          only restore from a journal left behind, and exit\n"
-"      --sysfs-root DIR   cpuidle sysfs root (default $IDLELAB_SYSFS_ROOT or\n"
-"                         %s)\n"
-"      --list-bench       list benchmarks and whether they can run here\n"
-"  -q, --quiet            no progress lines\n"
-"  -h, --help             this help\n",
-		idlectl_run_dir(), CSTATE_SYSFS_ROOT);
+"(or --restore) restores them from %s/live.journal.\n",
+		idlectl_run_dir());
 }
 
 /* --list-bench: each benchmark, whether it runs here, and its options. */
@@ -140,106 +121,79 @@ static void list_bench_roff(void)
 struct cli {
 	struct live_opts	o;
 	const char		*govs, *benches, *disable;
+	const char		*list_bench;	/* --list-bench: "", "roff" */
+	int64_t			seed;		/* -1: not given */
+	int			latency_limit_us;
 	bool			restore_only;
 	char			outdir[256];
 	int			disable_idx[CSTATE_MAX], nr_disable;
 };
 
-static int parse_num(const char *opt, const char *s, double min, double max,
-		     double *v)
+static int opt_list_bench(const struct idl_option *opt, const char *arg)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || end == s || *end || *v < min || *v > max) {
-		fprintf(stderr, "%s: %s: expected a number in %g..%g\n",
-			idl_progname, opt, min, max);
-		return -1;
-	}
+	if (arg && strcmp(arg, "roff"))
+		return idl_opt_error(opt, arg, "roff");
+	*(const char **)opt->value = arg ? arg : "";
 	return 0;
 }
 
+/* Returns 0, or IDL_OPTS_* (help printed, or an error reported). */
 static int parse_args(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "governors", 1, NULL, 'g' }, { "bench", 1, NULL, 'b' },
-		{ "runs", 1, NULL, 'n' }, { "warmup", 1, NULL, 'w' },
-		{ "duration", 1, NULL, 'd' }, { "seed", 1, NULL, 's' },
-		{ "record", 0, NULL, 'r' }, { "latency-limit", 1, NULL, 'l' },
-		{ "disable-state", 1, NULL, 'D' }, { "output", 1, NULL, 'o' },
-		{ "restore", 0, NULL, 'R' }, { "sysfs-root", 1, NULL, 'S' },
-		{ "list-bench", 2, NULL, 'L' }, { "quiet", 0, NULL, 'q' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	struct live_opts *o = &c->o;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('g', "governors", &c->govs, "LIST",
+			"comma-separated governors, or 'all' (default all)"),
+		IDL_OPT_STR('b', "bench", &c->benches, "SPEC,...",
+			"benchmarks (default pingpong,timer); a SPEC is NAME "
+			"or NAME:key=val:key=val (see --list-bench)"),
+		IDL_OPT_INT('n', "runs", &o->runs, "N", 1, 10000,
+			"repetitions per governor and benchmark (default 3)"),
+		IDL_OPT_DOUBLE('w', "warmup", &o->warmup_s, "SECS", 0, 3600,
+			"warm-up after each switch, discarded (default 1)"),
+		IDL_OPT_DOUBLE('d', "duration", &o->duration_s, "SECS", 0.01,
+			86400, "measured time of each run (default 5)"),
+		IDL_OPT_S64('s', "seed", &c->seed, "N", 0, UINT32_MAX,
+			"shuffle the governor order per repetition"),
+		IDL_OPT_FLAG('r', "record", &o->record,
+			"also record a trace of each run"),
+		IDL_OPT_INT('l', "latency-limit", &c->latency_limit_us, "US", 0,
+			2000000000, "hold /dev/cpu_dma_latency at US during "
+			"the session"),
+		IDL_OPT_STR('D', "disable-state", &c->disable, "LIST",
+			"disable these state indices for the session"),
+		IDL_OPT_STR('o', "output", &o->outdir, "DIR",
+			"results directory (default live-YYYYmmdd-HHMMSS)"),
+		IDL_OPT_FLAG(0, "restore", &c->restore_only,
+			"only restore from a journal left behind, and exit"),
+		IDL_OPT_STR(0, "sysfs-root", &o->root, "DIR",
+			"cpuidle sysfs root (default $IDLELAB_SYSFS_ROOT or "
+			CSTATE_SYSFS_ROOT ")"),
+		IDL_OPT_CALLBACK_OPTARG(0, "list-bench", &c->list_bench, "roff",
+			opt_list_bench, "list benchmarks and whether they can "
+			"run here (=roff: for the manual page)"),
+		IDL_OPT_FLAG('q', "quiet", &o->quiet, "no progress lines"),
+		IDL_OPT_END
 	};
-	double v;
-	int ch;
+	const struct idl_cmdline cl = {
+		.print_usage = live_usage, .opts = opts,
+	};
+	int ret;
 
-	c->o.runs = 3;
-	c->o.warmup_s = 1;
-	c->o.duration_s = 5;
-	c->o.latency_limit_us = -1;
-	c->o.root = idlectl_sysfs_root();
+	o->runs = 3;
+	o->warmup_s = 1;
+	o->duration_s = 5;
+	o->root = idlectl_sysfs_root();
 	c->govs = "all";
 	c->benches = "pingpong,timer";
-	opterr = 0;	/* our own message: argv[0] is just "live" */
-	while ((ch = getopt_long(argc, argv, "g:b:n:w:d:s:rl:D:o:qh", opts,
-				 NULL)) != -1) {
-		switch (ch) {
-		case 'g': c->govs = optarg; break;
-		case 'b': c->benches = optarg; break;
-		case 'n':
-			if (parse_num("--runs", optarg, 1, 10000, &v))
-				return -1;
-			c->o.runs = (int)v;
-			break;
-		case 'w':
-			if (parse_num("--warmup", optarg, 0, 3600,
-				      &c->o.warmup_s))
-				return -1;
-			break;
-		case 'd':
-			if (parse_num("--duration", optarg, 0.01, 86400,
-				      &c->o.duration_s))
-				return -1;
-			break;
-		case 's':
-			if (parse_num("--seed", optarg, 0, UINT32_MAX, &v))
-				return -1;
-			c->o.seed = (unsigned int)v;
-			c->o.shuffle = true;
-			break;
-		case 'r': c->o.record = true; break;
-		case 'l':
-			if (parse_num("--latency-limit", optarg, 0,
-				      2000000000, &v))
-				return -1;
-			c->o.latency_limit_us = (long)v;
-			break;
-		case 'D': c->disable = optarg; break;
-		case 'o': c->o.outdir = optarg; break;
-		case 'R': c->restore_only = true; break;
-		case 'S': c->o.root = optarg; break;
-		case 'L':
-			if (optarg && strcmp(optarg, "roff"))
-				goto bad;
-			optarg ? list_bench_roff() : list_bench();
-			exit(0);
-		case 'q': c->o.quiet = true; break;
-		case 'h': usage(stdout); exit(0);
-		default:
-bad:
-			fprintf(stderr, "%s: unknown option or missing "
-				"argument: '%s' (see --help)\n", idl_progname,
-				argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n",
-			idl_progname, argv[optind]);
-		return -1;
-	}
+	c->seed = -1;
+	c->latency_limit_us = -1;
+	ret = idl_parse_options(argc, argv, &cl);
+	if (ret < 0)
+		return ret;
+	o->latency_limit_us = c->latency_limit_us;
+	o->shuffle = c->seed >= 0;
+	o->seed = o->shuffle ? (unsigned int)c->seed : 0;
 	return 0;
 }
 
@@ -427,9 +381,16 @@ int cmd_live(int argc, char **argv)
 	char journal[4200], initial[IDLECTL_GOV_LEN] = "";
 	int lock_fd = -1, rc;
 
-	if (!c || parse_args(c, argc, argv)) {
+	if (!c) {
+		idl_error("out of memory");
+		return IDL_EXIT_FAILURE;
+	}
+	rc = parse_args(c, argc, argv);
+	if (rc < 0 || c->list_bench) {
+		if (rc == 0)
+			*c->list_bench ? list_bench_roff() : list_bench();
 		free(c);
-		return IDL_EXIT_BADINPUT;
+		return rc < 0 ? idl_opts_status(rc) : IDL_EXIT_OK;
 	}
 	snprintf(journal, sizeof(journal), "%s/live.journal",
 		 idlectl_run_dir());

@@ -2,78 +2,76 @@
 /* idlelab record: live capture of idle periods (traces/record.c). */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "record.h"
+#include "trace.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char record_usage[] =
 "usage: idlelab record -o FILE [--duration SECS] [--cpus LIST] [--raw FILE]\n"
 "                      [-- COMMAND [ARGS...]]\n\n"
 "Record idle periods of this machine with tracefs (root).  A private\n"
-"instance idlelab-record-PID-RANDOM is used and removed on every exit.\n\n"
-"  -o, --output FILE    trace file to write\n"
-"  -d, --duration SECS  stop after SECS seconds\n"
-"  -c, --cpus LIST      record only these CPUs (\"0-3,6\")\n"
-"  -r, --raw FILE       also write the raw events as ftrace-style text\n"
-"  -q, --quiet          no summary on stderr\n\n"
+"instance idlelab-record-PID-RANDOM is used and removed on every exit.\n";
+
+static const char record_footer[] =
 "Without --duration or COMMAND, recording stops on SIGINT/SIGTERM.\n"
-"With COMMAND, it stops when COMMAND exits (or after SECS).\n");
+"With COMMAND, it stops when COMMAND exits (or after SECS).\n";
+
+/* --cpus: a list of this machine's CPUs (traces/record.c reads it) */
+static int opt_cpus(const struct idl_option *opt, const char *arg)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	char what[128];
+
+	if (n < 1 || n > TRACE_MAX_CPUS)
+		n = TRACE_MAX_CPUS;
+	if (!idl_parse_cpulist(arg, (int)n - 1, NULL, 0)) {
+		*(const char **)opt->value = arg;
+		return 0;
+	}
+	snprintf(what, sizeof(what), "a list of CPUs 0..%ld (numbers and "
+		 "ranges A-B, comma-separated)", n - 1);
+	return idl_opt_error(opt, arg, what);
 }
 
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "raw", required_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct record_opts o;
 	struct record_result res;
 	struct idl_err err = { 0 };
-	char *end;
-	int c;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('o', "output", &o.output, "FILE",
+			"trace file to write"),
+		IDL_OPT_DOUBLE_ABOVE('d', "duration", &o.duration, "SECS", 0,
+			86400, "stop after SECS seconds"),
+		IDL_OPT_CALLBACK('c', "cpus", &o.cpus, "LIST", opt_cpus,
+			"record only these CPUs (\"0-3,6\")"),
+		IDL_OPT_STR('r', "raw", &o.raw, "FILE",
+			"also write the raw events as ftrace-style text"),
+		IDL_OPT_FLAG('q', "quiet", &o.quiet, "no summary on stderr"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = record_usage, .opts = opts, .footer = record_footer,
+		.in_order = true, .max_operands = -1,
+	};
+	int first;
 
 	memset(&o, 0, sizeof(o));
 	o.result = &res;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:d:c:r:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o.output = optarg; break;
-		case 'c': o.cpus = optarg; break;
-		case 'r': o.raw = optarg; break;
-		case 'q': o.quiet = true; break;
-		case 'd':
-			o.duration = strtod(optarg, &end);
-			if (*end || !(o.duration > 0) || o.duration > 86400)
-				idl_die(2, "--duration: not a number of "
-					"seconds: %s", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!o.output) {
-		usage(stderr);
-		return 2;
-	}
-	if (optind < argc)
-		o.command = argv + optind;
+	first = idl_parse_options(argc, argv, &cl);
+	if (first < 0)
+		return idl_opts_status(first);
+	if (!o.output)
+		return idl_usage_error("-o FILE is required");
+	if (first < argc)
+		o.command = argv + first;
 	if (trace_record(&o, &err)) {
 		idl_err_print(&err);
 		return err.status ? err.status : 1;

@@ -5,8 +5,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,106 +14,39 @@
 #include "atomic.h"
 #include "cli.h"
 #include "lib/paths.h"
+#include "options.h"
 #include "run.h"
 
 #define DEFAULT_GOVERNORS	"menu,teo,ladder,haltpoll,oracle"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char replay_usage[] =
 "usage: idlelab replay [OPTIONS] [TRACE...]\n"
 "\n"
 "Replay the idle periods of TRACE (default: the bundled traces/data/default.idl)\n"
-"through several governors and score each one (doc/scoring.md).\n"
-"\n"
-"  -g, --governors LIST   governors, comma-separated, each NAME[:param=value,...]\n"
-"                         (default " DEFAULT_GOVERNORS ")\n"
-"      --machine NAME     what-if: replay on a built-in table or table file\n"
-"      --states FILE      what-if: replay on the table in FILE\n"
-"      --disable STATE    what-if: disable a state (index or name); repeatable\n"
-"      --latency-req NS   what-if: PM QoS latency limit in ns\n"
-"      --hz N             what-if: tick rate\n"
-"      --merge-gap NS     merge recorded tick/poll-limit wakeups followed by a\n"
-"                         re-entry within NS (default %d)\n"
-"  -j, --jobs N           threads over CPUs and traces (results do not depend on N)\n"
-"      --plugin-timeout S a plugin's column that makes no progress for S\n"
-"                         seconds is stopped (default 10)\n"
-"      --format FMT       text (default), csv or json\n"
-"      --per-cpu          csv/json: add per-CPU results\n"
-"      --disagreements N  list the first N recorded entries where the live\n"
-"                         governor's column chose differently from the kernel,\n"
-"                         with every input it saw\n"
-"      --explain CPU[:FROM-TO]\n"
-"                         per-decision lines for CPU; FROM-TO are idle period\n"
-"                         numbers, or times since trace start with a unit\n"
-"                         (ns, us, ms, s), e.g. 0:1.5s-1.6s\n"
-"  -o, --output FILE      write the results to FILE (atomically)\n"
-"      --synthetic N[:CPUS]  replay N generated periods per CPU instead of traces\n"
-"                         (benchmarking aid; table --machine, default skx)\n"
-"  -h, --help             this help\n",
-		REPLAY_DEFAULT_MERGE_GAP_NS);
+"through several governors and score each one (doc/scoring.md).\n";
+
+/* FROM or TO of --explain: an idle period number, or a time with a unit */
+static int parse_explain_point(const char *s, u64 *v, bool *is_time)
+{
+	*is_time = !idl_parse_time(s, v);
+	return *is_time ? 0 : idl_parse_u64(s, 0, UINT64_MAX, v);
 }
 
-static int parse_ll(const char *opt, const char *s, long long min,
-		    long long *v)
+/* --explain CPU[:FROM-TO] */
+static int opt_explain(const struct idl_option *opt, const char *arg)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (!*s || *end || errno || *v < min) {
-		fprintf(stderr, "%s: %s: '%s' is not a valid number\n",
-			idl_progname, opt, s);
-		return -1;
-	}
-	return 0;
-}
-
-/* A time with a unit ("1.5ms") in ns; -1 if @s has no unit. */
-static int parse_time(const char *s, u64 *ns, bool *has_unit)
-{
-	static const struct { const char *u; double mul; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || v < 0)
-		return -1;
-	if (!*end) {
-		unsigned long long n;
-
-		*has_unit = false;
-		if (strchr(s, '.') || sscanf(s, "%llu", &n) != 1)
-			return -1;
-		*ns = n;
-		return 0;
-	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].u)) {
-			*has_unit = true;
-			*ns = (u64)(v * units[i].mul + 0.5);
-			return 0;
-		}
-	return -1;
-}
-
-static int parse_explain(const char *arg, struct replay_opts *o)
-{
+	struct replay_opts *o = opt->value;
 	char buf[128], *colon, *dash;
-	long long cpu;
-	bool u1 = false, u2 = false;
+	bool t1, t2;
 
-	snprintf(buf, sizeof(buf), "%s", arg);
+	if (strlen(arg) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, arg);
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
-	if (parse_ll("--explain", buf, 0, &cpu))
-		return -1;
-	o->explain_cpu = (int)cpu;
+	if (idl_parse_cpu(buf, IDL_CPU_MAX, &o->explain_cpu))
+		goto bad;
 	o->explain_from = 0;
 	o->explain_to = UINT64_MAX;
 	if (!colon)
@@ -124,16 +55,14 @@ static int parse_explain(const char *arg, struct replay_opts *o)
 	if (!dash)
 		goto bad;
 	*dash = '\0';
-	if (parse_time(colon + 1, &o->explain_from, &u1) ||
-	    parse_time(dash + 1, &o->explain_to, &u2) || u1 != u2 ||
+	if (parse_explain_point(colon + 1, &o->explain_from, &t1) ||
+	    parse_explain_point(dash + 1, &o->explain_to, &t2) || t1 != t2 ||
 	    o->explain_to < o->explain_from)
 		goto bad;
-	o->explain_by_time = u1;
+	o->explain_by_time = t1;
 	return 0;
 bad:
-	fprintf(stderr, "%s: --explain: '%s' is not CPU[:FROM-TO]\n",
-		idl_progname, arg);
-	return -1;
+	return idl_opt_error(opt, arg, "CPU[:FROM-TO]");
 }
 
 static bool find_spec(const struct replay_opts *o, const char *spec)
@@ -146,7 +75,10 @@ static bool find_spec(const struct replay_opts *o, const char *spec)
 	return false;
 }
 
-/* Split a -g list on commas; "x=y" items belong to the spec before. */
+/*
+ * Split a -g list on commas; "x=y" items belong to the spec before.
+ * Returns the number of governors, or -1 (message printed).
+ */
 static int parse_governors(const char *list, struct replay_opts *o,
 			   bool defaults)
 {
@@ -199,140 +131,118 @@ static int parse_governors(const char *list, struct replay_opts *o,
 			break;
 		snprintf(spec, sizeof(spec), "%s", tok);
 	}
-	return n ? 0 : -1;
+	return n;
 }
-
-enum {
-	OPT_MACHINE = 256, OPT_STATES, OPT_DISABLE, OPT_LATENCY, OPT_HZ,
-	OPT_FORMAT, OPT_EXPLAIN, OPT_PER_CPU, OPT_MERGE_GAP, OPT_SYNTH,
-	OPT_DISAGREE, OPT_PLUGIN_TIMEOUT,
-};
-
-static const struct option long_opts[] = {
-	{ "governors", required_argument, NULL, 'g' },
-	{ "machine", required_argument, NULL, OPT_MACHINE },
-	{ "states", required_argument, NULL, OPT_STATES },
-	{ "disable", required_argument, NULL, OPT_DISABLE },
-	{ "latency-req", required_argument, NULL, OPT_LATENCY },
-	{ "hz", required_argument, NULL, OPT_HZ },
-	{ "merge-gap", required_argument, NULL, OPT_MERGE_GAP },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-	{ "explain", required_argument, NULL, OPT_EXPLAIN },
-	{ "disagreements", required_argument, NULL, OPT_DISAGREE },
-	{ "plugin-timeout", required_argument, NULL, OPT_PLUGIN_TIMEOUT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "synthetic", required_argument, NULL, OPT_SYNTH },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
 
 struct cli {
 	struct replay_opts	o;
-	enum replay_format	fmt;
+	int			fmt;	/* enum replay_format */
 	const char		*output;
 	bool			per_cpu;
 	bool			gov_given;
 };
 
-static int parse_synth(const char *arg, struct replay_opts *o)
+static int opt_governors(const struct idl_option *opt, const char *arg)
 {
-	unsigned long long n;
-	unsigned int c = 1;
-	char extra;
+	struct cli *c = opt->value;
+	int n = parse_governors(arg, &c->o, false);
 
-	if (sscanf(arg, "%llu:%u%c", &n, &c, &extra) == 2 ||
-	    (sscanf(arg, "%llu%c", &n, &extra) == 1 && !strchr(arg, ':'))) {
-		if (n && c && c <= TRACE_MAX_CPUS) {
-			o->synth_periods = n;
-			o->synth_cpus = c;
-			return 0;
-		}
-	}
-	fprintf(stderr, "%s: --synthetic: '%s' is not N[:CPUS]\n",
-		idl_progname, arg);
-	return -1;
+	c->gov_given = true;
+	if (!n)
+		return idl_opt_error(opt, arg, "a governor list");
+	return n < 0 ? -1 : 0;
 }
 
-static int parse_opt(struct cli *c, int opt, const char *arg)
+static int opt_disable(const struct idl_option *opt, const char *arg)
+{
+	struct replay_opts *o = opt->value;
+
+	if (o->ndisable == REPLAY_MAX_DISABLE) {
+		idl_error("--disable: at most %d states", REPLAY_MAX_DISABLE);
+		return -1;
+	}
+	o->disable[o->ndisable++] = arg;
+	return 0;
+}
+
+/* --synthetic N[:CPUS] */
+static int opt_synthetic(const struct idl_option *opt, const char *arg)
+{
+	struct replay_opts *o = opt->value;
+	char buf[64], *colon;
+	uint64_t n, cpus = 1;
+
+	if (strlen(arg) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, arg);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	if (idl_parse_u64(buf, 1, UINT64_MAX, &n) ||
+	    (colon && idl_parse_u64(colon + 1, 1, TRACE_MAX_CPUS, &cpus)))
+		goto bad;
+	o->synth_periods = n;
+	o->synth_cpus = (unsigned int)cpus;
+	return 0;
+bad:
+	return idl_opt_error(opt, arg, "N[:CPUS] (N >= 1, CPUS in 1.."
+			     IDL_STR(TRACE_MAX_CPUS) ")");
+}
+
+/* The options into @c; the index of the first TRACE, or IDL_OPTS_*. */
+static int parse_args(struct cli *c, int argc, char **argv)
 {
 	struct replay_opts *o = &c->o;
-	long long v;
+	const struct idl_option opts[] = {
+		IDL_OPT_CALLBACK('g', "governors", c, "LIST", opt_governors,
+			"governors, comma-separated, each "
+			"NAME[:param=value,...] (default " DEFAULT_GOVERNORS
+			")"),
+		IDL_OPT_STR(0, "machine", &o->machine, "NAME",
+			"what-if: replay on a built-in table or table file"),
+		IDL_OPT_STR(0, "states", &o->states_file, "FILE",
+			"what-if: replay on the table in FILE"),
+		IDL_OPT_CALLBACK(0, "disable", o, "STATE", opt_disable,
+			"what-if: disable a state (index or name); "
+			"repeatable"),
+		IDL_OPT_S64(0, "latency-req", &o->latency_req, "NS", 0,
+			INT64_MAX, "what-if: PM QoS latency limit in ns"),
+		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, 100000,
+			"what-if: tick rate"),
+		IDL_OPT_S64(0, "merge-gap", &o->merge_gap_ns, "NS", 0,
+			INT64_MAX, "merge recorded tick/poll-limit wakeups "
+			"followed by a re-entry within NS (default "
+			IDL_STR(REPLAY_DEFAULT_MERGE_GAP_NS) ")"),
+		IDL_OPT_INT('j', "jobs", &o->jobs, "N", 1, 256,
+			"threads over CPUs and traces (results do not depend "
+			"on N)"),
+		IDL_OPT_UINT(0, "plugin-timeout", &o->plugin_timeout, "S", 1,
+			86400, "a plugin's column that makes no progress for "
+			"S seconds is stopped (default 10)"),
+		IDL_OPT_CHOICE(0, "format", &c->fmt, "FMT",
+			"text (default), csv or json", "text", "csv", "json"),
+		IDL_OPT_FLAG(0, "per-cpu", &c->per_cpu,
+			"csv/json: add per-CPU results"),
+		IDL_OPT_U64(0, "disagreements", &o->disagreements, "N", 1,
+			UINT64_MAX, "list the first N recorded entries where "
+			"the live governor's column chose differently from "
+			"the kernel, with every input it saw"),
+		IDL_OPT_CALLBACK(0, "explain", o, "CPU[:FROM-TO]", opt_explain,
+			"per-decision lines for CPU; FROM-TO are idle period "
+			"numbers, or times since trace start with a unit (ns, "
+			"us, ms, s), e.g. 0:1.5s-1.6s"),
+		IDL_OPT_STR('o', "output", &c->output, "FILE",
+			"write the results to FILE (atomically)"),
+		IDL_OPT_CALLBACK(0, "synthetic", o, "N[:CPUS]", opt_synthetic,
+			"replay N generated periods per CPU instead of traces "
+			"(benchmarking aid; table --machine, default skx)"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = replay_usage, .opts = opts, .max_operands = -1,
+	};
 
-	switch (opt) {
-	case 'g':
-		c->gov_given = true;
-		return parse_governors(arg, o, false);
-	case OPT_MACHINE:
-		o->machine = arg;
-		return 0;
-	case OPT_STATES:
-		o->states_file = arg;
-		return 0;
-	case OPT_DISABLE:
-		if (o->ndisable == REPLAY_MAX_DISABLE) {
-			fprintf(stderr, "%s: too many --disable\n",
-				idl_progname);
-			return -1;
-		}
-		o->disable[o->ndisable++] = arg;
-		return 0;
-	case OPT_LATENCY:
-		if (parse_ll("--latency-req", arg, 0, &v))
-			return -1;
-		o->latency_req = v;
-		return 0;
-	case OPT_HZ:
-		if (parse_ll("--hz", arg, 1, &v) || v > 100000)
-			return -1;
-		o->hz = (unsigned int)v;
-		return 0;
-	case OPT_MERGE_GAP:
-		if (parse_ll("--merge-gap", arg, 0, &v))
-			return -1;
-		o->merge_gap_ns = v;
-		return 0;
-	case 'j':
-		if (parse_ll("--jobs", arg, 1, &v) || v > 256)
-			return -1;
-		o->jobs = (int)v;
-		return 0;
-	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			c->fmt = REPLAY_TEXT;
-		else if (!strcmp(arg, "csv"))
-			c->fmt = REPLAY_CSV;
-		else if (!strcmp(arg, "json"))
-			c->fmt = REPLAY_JSON;
-		else {
-			fprintf(stderr, "%s: --format: '%s' is not text, csv "
-				"or json\n", idl_progname, arg);
-			return -1;
-		}
-		return 0;
-	case OPT_PER_CPU:
-		c->per_cpu = true;
-		return 0;
-	case OPT_EXPLAIN:
-		return parse_explain(arg, o);
-	case OPT_PLUGIN_TIMEOUT:
-		if (parse_ll("--plugin-timeout", arg, 1, &v) || v > 86400)
-			return -1;
-		o->plugin_timeout = (unsigned int)v;
-		return 0;
-	case OPT_DISAGREE:
-		if (parse_ll("--disagreements", arg, 1, &v))
-			return -1;
-		o->disagreements = (u64)v;
-		return 0;
-	case 'o':
-		c->output = arg;
-		return 0;
-	case OPT_SYNTH:
-		return parse_synth(arg, o);
-	}
-	return -1;
+	return idl_parse_options(argc, argv, &cl);
 }
 
 struct output {
@@ -445,29 +355,19 @@ int cmd_replay(int argc, char **argv)
 	c.o.merge_gap_ns = REPLAY_DEFAULT_MERGE_GAP_NS;
 	c.o.jobs = 1;
 	c.o.explain_cpu = -1;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "g:j:o:h", long_opts,
-				  NULL)) != -1) {
-		if (opt == 'h') {
-			usage(stdout);
-			return IDL_EXIT_OK;
-		}
-		if (opt == '?' || parse_opt(&c, opt, optarg)) {
-			fprintf(stderr, "Try 'idlelab replay --help'.\n");
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	if (c.o.machine && c.o.states_file) {
-		fprintf(stderr, "%s: --machine and --states exclude each other\n",
-			idl_progname);
-		return IDL_EXIT_BADINPUT;
-	}
-	if (!c.gov_given && parse_governors(DEFAULT_GOVERNORS, &c.o, true)) {
+	opt = parse_args(&c, argc, argv);
+	if (opt < 0)
+		return idl_opts_status(opt);
+	if (c.o.machine && c.o.states_file)
+		return idl_usage_error("--machine and --states exclude each "
+				       "other");
+	if (!c.gov_given &&
+	    parse_governors(DEFAULT_GOVERNORS, &c.o, true) <= 0) {
 		fprintf(stderr, "%s: no governor is built\n", idl_progname);
 		return IDL_EXIT_FAILURE;
 	}
-	paths = argv + optind;
-	npaths = argc - optind;
+	paths = argv + opt;
+	npaths = argc - opt;
 	if (!npaths && !c.o.synth_periods) {
 		def[0] = replay_default_trace();
 		if (!def[0]) {

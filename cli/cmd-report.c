@@ -5,13 +5,12 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "error.h"
 #include "html.h"
+#include "options.h"
 
 #define MAX_INPUTS	16
 
@@ -19,62 +18,39 @@ static const char report_usage[] =
 "usage: idlelab report [OPTIONS] -o FILE.html RESULTS...\n"
 "\n"
 "Write a self-contained HTML page (tables and gnuplot SVG plots) comparing\n"
-"results; the first configuration of the first input is the baseline.\n"
-"\n"
-"  -o, --output FILE          the page to write (required)\n"
-"  -t, --title TEXT           page title (default \"idlelab report\")\n"
-"  -S, --significance RULE    ttest (default) | ci\n"
-"      --no-plots             tables only\n"
-"  -h, --help                 this help\n";
+"results; the first configuration of the first input is the baseline.\n";
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "title", required_argument, NULL, 't' },
-		{ "significance", required_argument, NULL, 'S' },
-		{ "no-plots", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct html_opts o = { .title = "idlelab report" };
-	enum stat_sig_rule rule = STAT_SIG_TTEST;
-	struct res_set sets[MAX_INPUTS];
+	int rule = STAT_SIG_TTEST;
 	const char *out = NULL;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('o', "output", &out, "FILE",
+			"the page to write (required)"),
+		IDL_OPT_STR('t', "title", &o.title, "TEXT",
+			"page title (default \"idlelab report\")"),
+		/* in the order of enum stat_sig_rule */
+		IDL_OPT_CHOICE('S', "significance", &rule, "RULE",
+			"ttest (default) or ci", "ttest", "ci"),
+		IDL_OPT_FLAG(0, "no-plots", &o.no_plots, "tables only"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = report_usage, .opts = opts, .operand = "RESULTS",
+		.min_operands = 1, .max_operands = MAX_INPUTS,
+	};
+	struct res_set sets[MAX_INPUTS];
 	struct cmp_table t;
 	struct idl_err err;
-	int opt, n, i, ret;
+	int first = idl_parse_options(argc, argv, &cl), n, i, ret;
 
-	while ((opt = getopt_long(argc, argv, "o:t:S:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 't':
-			o.title = optarg;
-			break;
-		case 'S':
-			if (stat_parse_rule(optarg, &rule))
-				idl_die(IDL_EXIT_BADINPUT,
-					"unknown significance rule '%s' (ttest, ci)", optarg);
-			break;
-		case 'P':
-			o.no_plots = true;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return IDL_EXIT_OK;
-		default:
-			fputs(report_usage, stderr);
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	n = argc - optind;
-	if (!out || n < 1 || n > MAX_INPUTS) {
-		fputs(report_usage, stderr);
-		return IDL_EXIT_BADINPUT;
-	}
-	if (results_load_all(argv + optind, n, sets, &err)) {
+	if (first < 0)
+		return idl_opts_status(first);
+	if (!out)
+		return idl_usage_error("-o FILE is required");
+	n = argc - first;
+	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;
 	}

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "cli.h"
 #include "cstate.h"
 #include "error.h"
+#include "options.h"
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -22,30 +22,17 @@ struct opts {
 	const char	*file;
 	const char	*root;
 	const char	*save;
-	unsigned int	cpu;
+	int		cpu;		/* -1: not given (0) */
 	bool		sysfs;
 	bool		list;
-	enum fmt	fmt;
+	int		fmt;		/* enum fmt */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: idlelab states [--sysfs] [--sysfs-root DIR] [--cpu N]\n"
-		"                      [--machine NAME] [--file F] [--list]\n"
-		"                      [--save FILE] [--format text|csv|json]\n\n"
-		"Show a C-state table.  Default: this machine (sysfs, cpu 0).\n\n"
-		"  --sysfs            read this machine's table (the default)\n"
-		"  --sysfs-root DIR   read sysfs below DIR instead of %s\n"
-		"  --cpu N            CPU whose states to read (default 0)\n"
-		"  --machine NAME     a built-in real table (see --list) or a table file\n"
-		"  --file F           a table file (doc/table-format.md)\n"
-		"  --list             list the built-in tables\n"
-		"  --save FILE        write the table to FILE as a table file\n"
-		"  --format FMT       text (default), csv or json\n"
-		"  -h, --help         show this help\n",
-		CSTATE_SYSFS_ROOT);
-}
+static const char states_usage[] =
+	"usage: idlelab states [--sysfs] [--sysfs-root DIR] [--cpu N]\n"
+	"                      [--machine NAME] [--file F] [--list]\n"
+	"                      [--save FILE] [--format text|csv|json]\n\n"
+	"Show a C-state table.  Default: this machine (sysfs, cpu 0).\n";
 
 static void print_warning(const char *msg)
 {
@@ -243,82 +230,40 @@ static void print_list(enum fmt fmt)
 	}
 }
 
-static int parse_cpu(const char *s, unsigned int *cpu)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (!*s || *end || *s == '-' || v > 65535)
-		return -1;
-	*cpu = (unsigned int)v;
-	return 0;
-}
-
-static int parse_format(const char *s, enum fmt *fmt)
-{
-	if (!strcmp(s, "text"))
-		*fmt = FMT_TEXT;
-	else if (!strcmp(s, "csv"))
-		*fmt = FMT_CSV;
-	else if (!strcmp(s, "json"))
-		*fmt = FMT_JSON;
-	else
-		return -1;
-	return 0;
-}
-
-/* Returns -1 on a usage error (message printed). */
+/* Returns 0, or IDL_OPTS_* (message printed). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "sysfs", no_argument, NULL, 's' },
-		{ "sysfs-root", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "machine", required_argument, NULL, 'm' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "save", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	const struct idl_option opts[] = {
+		IDL_OPT_FLAG(0, "sysfs", &o->sysfs,
+			"read this machine's table (the default)"),
+		IDL_OPT_STR(0, "sysfs-root", &o->root, "DIR",
+			"read sysfs below DIR instead of " CSTATE_SYSFS_ROOT),
+		IDL_OPT_CPU(0, "cpu", &o->cpu, "N",
+			"CPU whose states to read (default 0)"),
+		IDL_OPT_STR(0, "machine", &o->machine, "NAME",
+			"a built-in real table (see --list) or a table file"),
+		IDL_OPT_STR(0, "file", &o->file, "F",
+			"a table file (doc/table-format.md)"),
+		IDL_OPT_FLAG(0, "list", &o->list, "list the built-in tables"),
+		IDL_OPT_STR(0, "save", &o->save, "FILE",
+			"write the table to FILE as a table file"),
+		IDL_OPT_CHOICE(0, "format", &o->fmt, "FMT",
+			"text (default), csv or json", "text", "csv", "json"),
+		IDL_OPT_END
 	};
-	int c;
+	const struct idl_cmdline cl = { .usage = states_usage, .opts = opts };
+	int ret = idl_parse_options(argc, argv, &cl);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': o->sysfs = true; break;
-		case 'r': o->root = optarg; o->sysfs = true; break;
-		case 'm': o->machine = optarg; break;
-		case 'f': o->file = optarg; break;
-		case 'l': o->list = true; break;
-		case 'o': o->save = optarg; break;
-		case 'h': usage(stdout); exit(IDL_EXIT_OK);
-		case 'c':
-			if (parse_cpu(optarg, &o->cpu)) {
-				idl_error("bad --cpu '%s'", optarg);
-				return -1;
-			}
-			o->sysfs = true;
-			break;
-		case 'F':
-			if (parse_format(optarg, &o->fmt)) {
-				idl_error("bad --format '%s' (text, csv or json)",
-					  optarg);
-				return -1;
-			}
-			break;
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		idl_error("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
+	if (ret < 0)
+		return ret;
+	if (o->root || o->cpu >= 0)
+		o->sysfs = true;
+	if (o->cpu < 0)
+		o->cpu = 0;
 	if (!!o->machine + !!o->file + o->sysfs > 1) {
-		idl_error("%s", "choose one of --machine, --file and --sysfs/--sysfs-root/--cpu");
-		return -1;
+		idl_usage_error("choose one of --machine, --file and "
+				"--sysfs/--sysfs-root/--cpu");
+		return IDL_OPTS_BAD;
 	}
 	return 0;
 }
@@ -336,19 +281,18 @@ static int get_table(const struct opts *o, struct cstate_table *t,
 						     err);
 		return 0;
 	}
-	return cstate_sysfs_read(o->root, o->cpu, t, err);
+	return cstate_sysfs_read(o->root, (unsigned int)o->cpu, t, err);
 }
 
 int cmd_states(int argc, char **argv)
 {
-	struct opts o = { .fmt = FMT_TEXT };
+	struct opts o = { .cpu = -1, .fmt = FMT_TEXT };
 	struct cstate_table t;
 	struct idl_err err;
+	int ret = parse_args(argc, argv, &o);
 
-	if (parse_args(argc, argv, &o)) {
-		usage(stderr);
-		return IDL_EXIT_BADINPUT;
-	}
+	if (ret < 0)
+		return idl_opts_status(ret);
 	if (o.list) {
 		print_list(o.fmt);
 		return IDL_EXIT_OK;

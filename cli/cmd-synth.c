@@ -4,72 +4,80 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cstate.h"
+#include "options.h"
 #include "synth.h"
 #include "trace.h"
 
-static void usage(FILE *f)
+static const char synth_usage[] =
+	"usage: idlelab synth -o FILE (--machine NAME | --states FILE)\n"
+	"                     [--pattern SPEC] [--cpus N] [--duration SECS]\n"
+	"                     [--seed N] [--hz N]\n\n"
+	"Synthesise a trace of idle periods from a workload pattern.\n";
+
+static const char synth_footer[] =
+	"Pattern terms, joined by '+':\n"
+	"  periodic[:HZ,...]       timers (default 73,113,211,347,401 Hz)\n"
+	"  poisson:HZ              device interrupts, exponential gaps\n"
+	"  pingpong:HZ             IPIs alternating within CPU pairs\n"
+	"  bursty:ON_MS,OFF_MS,HZ  interrupts in on/off windows\n"
+	"  tick                    the tick wakes the workload\n"
+	"  busy:US                 mean run time after a wakeup (default "
+	IDL_STR(SYNTH_DEFAULT_BUSY_US) ")\n"
+	"  aligned                 start all timers and windows at 0\n\n"
+	"See doc/trace-format.md for the model.\n";
+
+struct synth_args {
+	struct synth_params	p;
+	double			secs;
+	const char		*out, *machine, *states, *pattern;
+};
+
+/* Returns the index of the first operand, or IDL_OPTS_*. */
+static int parse_args(int argc, char **argv, struct synth_args *a)
 {
-	fprintf(f,
-		"usage: idlelab synth -o FILE (--machine NAME | --states FILE)\n"
-		"                     [--pattern SPEC] [--cpus N] [--duration SECS]\n"
-		"                     [--seed N] [--hz N]\n\n"
-		"Synthesise a trace of idle periods from a workload pattern.\n\n"
-		"  -o, --output FILE   trace to write (appears only when complete)\n"
-		"  -m, --machine NAME  built-in C-state table (or a table file)\n"
-		"  -s, --states FILE   C-state table file\n"
-		"  -p, --pattern SPEC  terms joined by '+' (default \"%s\"):\n"
-		"        periodic[:HZ,...]       timers (default 73,113,211,347,401 Hz)\n"
-		"        poisson:HZ              device interrupts, exponential gaps\n"
-		"        pingpong:HZ             IPIs alternating within CPU pairs\n"
-		"        bursty:ON_MS,OFF_MS,HZ  interrupts in on/off windows\n"
-		"        tick                    the tick wakes the workload\n"
-		"        busy:US                 mean run time after a wakeup (default %g)\n"
-		"        aligned                 start all timers and windows at 0\n"
-		"  -c, --cpus N        CPUs (default %d)\n"
-		"  -d, --duration SECS simulated time (default %g)\n"
-		"  -S, --seed N        random seed (default 1)\n"
-		"  -H, --hz N          kernel HZ, the tick rate (default %d)\n"
-		"  -h, --help          this help\n\n"
-		"See doc/trace-format.md for the model.\n",
-		SYNTH_DEFAULT_PATTERN, SYNTH_DEFAULT_BUSY_US, SYNTH_DEFAULT_CPUS,
-		SYNTH_DEFAULT_SECS, SYNTH_DEFAULT_HZ);
-}
+	struct synth_params *p = &a->p;
+	const struct idl_option opts[] = {
+		IDL_OPT_STR('o', "output", &a->out, "FILE",
+			"trace to write (appears only when complete)"),
+		IDL_OPT_STR('m', "machine", &a->machine, "NAME",
+			"built-in C-state table (or a table file)"),
+		IDL_OPT_STR('s', "states", &a->states, "FILE",
+			"C-state table file"),
+		IDL_OPT_STR('p', "pattern", &a->pattern, "SPEC",
+			"terms joined by '+' (default \""
+			SYNTH_DEFAULT_PATTERN "\"; see below)"),
+		IDL_OPT_UINT('c', "cpus", &p->nr_cpus, "N", 1, TRACE_MAX_CPUS,
+			"CPUs (default " IDL_STR(SYNTH_DEFAULT_CPUS) ")"),
+		IDL_OPT_DOUBLE_ABOVE('d', "duration", &a->secs, "SECS", 0, 1e7,
+			"simulated time (default "
+			IDL_STR(SYNTH_DEFAULT_SECS) ")"),
+		IDL_OPT_U64('S', "seed", &p->seed, "N", 0, UINT64_MAX,
+			"random seed (default 1)"),
+		IDL_OPT_UINT('H', "hz", &p->hz, "N", 1, 100000,
+			"kernel HZ, the tick rate (default "
+			IDL_STR(SYNTH_DEFAULT_HZ) ")"),
+		IDL_OPT_END
+	};
+	const struct idl_cmdline cl = {
+		.usage = synth_usage, .opts = opts, .footer = synth_footer,
+	};
+	int ret = idl_parse_options(argc, argv, &cl);
 
-static uint64_t parse_u64(const char *opt, const char *s, uint64_t min,
-			  uint64_t max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max)
-		idl_die(IDL_EXIT_BADINPUT,
-			"%s: '%s' is not a number in %" PRIu64 "..%" PRIu64,
-			opt, s, min, max);
-	return v;
-}
-
-static double parse_secs(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
-		idl_die(IDL_EXIT_BADINPUT,
-			"--duration: '%s' is not a positive number of seconds",
-			s);
-	return v;
+	if (ret < 0)
+		return ret;
+	if (!a->out || (!a->machine && !a->states)) {
+		idl_usage_error("%s is required", a->out ?
+				"--machine or --states" : "-o FILE");
+		return IDL_OPTS_BAD;
+	}
+	p->duration_ns = (uint64_t)(a->secs * 1e9);
+	return ret;
 }
 
 static void fill_meta(struct trace_meta *m, const struct cstate_table *t,
@@ -98,23 +106,11 @@ static void fill_meta(struct trace_meta *m, const struct cstate_table *t,
 
 int cmd_synth(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "machine", required_argument, NULL, 'm' },
-		{ "states", required_argument, NULL, 's' },
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "hz", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	struct synth_args a = {
+		.p = { SYNTH_DEFAULT_CPUS, 0, 1, SYNTH_DEFAULT_HZ },
+		.secs = SYNTH_DEFAULT_SECS, .pattern = SYNTH_DEFAULT_PATTERN,
 	};
-	struct synth_params p = { SYNTH_DEFAULT_CPUS,
-				  (uint64_t)(SYNTH_DEFAULT_SECS * 1e9), 1,
-				  SYNTH_DEFAULT_HZ };
-	const char *out = NULL, *machine = NULL, *states = NULL;
-	const char *pattern = SYNTH_DEFAULT_PATTERN;
+	const struct synth_params *p = &a.p;
 	struct cstate_table table;
 	struct synth_spec spec;
 	char what[200];
@@ -122,61 +118,25 @@ int cmd_synth(int argc, char **argv)
 	struct trace_writer *w;
 	struct idl_err err;
 	uint64_t n;
-	int c;
+	int ret = parse_args(argc, argv, &a);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:m:s:p:c:d:S:H:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'm': machine = optarg; break;
-		case 's': states = optarg; break;
-		case 'p': pattern = optarg; break;
-		case 'c':
-			p.nr_cpus = (uint32_t)parse_u64("--cpus", optarg, 1,
-							TRACE_MAX_CPUS);
-			break;
-		case 'd':
-			p.duration_ns = (uint64_t)(parse_secs(optarg) * 1e9);
-			break;
-		case 'S':
-			p.seed = parse_u64("--seed", optarg, 0, UINT64_MAX);
-			break;
-		case 'H':
-			p.hz = (uint32_t)parse_u64("--hz", optarg, 1, 100000);
-			break;
-		case 'h':
-			usage(stdout);
-			return IDL_EXIT_OK;
-		default:
-			usage(stderr);
-			return IDL_EXIT_BADINPUT;
-		}
-	}
-	if (optind < argc || !out || (!machine && !states)) {
-		if (optind < argc)
-			fprintf(stderr, "%s: unexpected argument '%s'\n",
-				idl_progname, argv[optind]);
-		else
-			fprintf(stderr, "%s: %s is required\n", idl_progname,
-				out ? "--machine or --states" : "-o FILE");
-		usage(stderr);
-		return IDL_EXIT_BADINPUT;
-	}
-	if (synth_parse(pattern, &spec, &err) < 0 ||
-	    cstate_table_resolve(machine, states, &table, &err) < 0) {
+	if (ret < 0)
+		return idl_opts_status(ret);
+	if (synth_parse(a.pattern, &spec, &err) < 0 ||
+	    cstate_table_resolve(a.machine, a.states, &table, &err) < 0) {
 		idl_err_print(&err);
 		return err.status;
 	}
-	snprintf(what, sizeof(what), "%s %s", states ? "--states" : "--machine",
-		 states ? states : machine);
-	fill_meta(&meta, &table, &p, what, pattern);
-	w = trace_writer_create(out, &meta, &err);
+	snprintf(what, sizeof(what), "%s %s",
+		 a.states ? "--states" : "--machine",
+		 a.states ? a.states : a.machine);
+	fill_meta(&meta, &table, p, what, a.pattern);
+	w = trace_writer_create(a.out, &meta, &err);
 	if (!w) {
 		idl_err_print(&err);
 		return err.status;
 	}
-	if (synth_write(&spec, &p, w, &n, &err) < 0) {
+	if (synth_write(&spec, p, w, &n, &err) < 0) {
 		trace_writer_abort(w);
 		idl_err_print(&err);
 		return err.status;
@@ -186,6 +146,6 @@ int cmd_synth(int argc, char **argv)
 		return err.status;
 	}
 	printf("%s: %" PRIu64 " idle periods on %" PRIu32 " CPUs, %.9g s\n",
-	       out, n, p.nr_cpus, (double)p.duration_ns / 1e9);
+	       a.out, n, p->nr_cpus, (double)p->duration_ns / 1e9);
 	return IDL_EXIT_OK;
 }

@@ -149,7 +149,7 @@ cmdline unknown-governor "decide: unknown governor 'nope' (governors: " -g nope
 cmdline unknown-param \
 	"decide: ladder: unknown parameter 'x' (parameters: promotion_count, demotion_count)" \
 	-g ladder:x=1
-cmdline bad-option "decide: bad option '--frob'" --frob -g ladder
+cmdline bad-option "idlelab decide: unknown option '--frob'" --frob -g ladder
 cmdline missing-file "decide: /nonexistent/s.in: No such file or directory" \
 	-g ladder /nonexistent/s.in
 

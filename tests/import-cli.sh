@@ -114,10 +114,12 @@ fmts=$("$IDLELAB" import --help |
 [ -n "$fmts" ] || bad "import --help lists no --format names"
 for f in $fmts; do	# no table given: refused after the format
 	imp "$FX/small.dat" -o "$T/f.idl" --format "$f"
-	grep -q "unknown format" "$T/err" && bad "--format $f refused"
+	grep -q -e "--format: '$f' is not" "$T/err" && bad "--format $f refused"
 done
 imp "$FX/small.dat" -o "$T/f.idl" --machine vm-haltpoll --format nosuch &&
 	bad "--format nosuch accepted"
+grep -q -e "--format: 'nosuch' is not auto, " "$T/err" ||
+	bad "--format nosuch: $(cat "$T/err")"
 # forced: the text parser reads report text as ftrace text too
 imp "$FX/report-usec.txt" -o "$T/rf.idl" --machine vm-haltpoll --hz 250 \
 	--format ftrace || bad "report text as ftrace: $(cat "$T/err")"

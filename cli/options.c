@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Command-line options: typed value parsers, a command's option table
+ * turned into getopt_long() arguments and --help lines, and the one way
+ * every bad option or operand is reported (options.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/* ---------------------------------------------------------- value parsers */
+
+/* Decimal digits and nothing else, at most @max. */
+static int parse_digits(const char *s, uint64_t max, uint64_t *v)
+{
+	unsigned long long x;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	x = strtoull(s, NULL, 10);
+	if (errno || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int idl_parse_int(const char *s, long long min, long long max, long long *v)
+{
+	bool neg = *s == '-';
+	long long x;
+	uint64_t m;
+
+	/* the magnitude goes up to 2^63 for a negative number */
+	if (parse_digits(s + (neg || *s == '+'), (uint64_t)LLONG_MAX + neg,
+			 &m))
+		return -1;
+	x = neg && m ? -(long long)(m - 1) - 1 : (long long)m;
+	if (x < min || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int idl_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	uint64_t x;
+
+	if (parse_digits(s + (*s == '+'), max, &x) || x < min)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The characters of a decimal floating-point number. */
+#define NUMBER_CHARS	"0123456789.eE+-"
+
+int idl_parse_double(const char *s, double min, double max, bool above_min,
+		     double *v)
+{
+	char *end;
+	double x;
+
+	/* strtod() without its blanks, hexadecimal, "inf" and "nan" */
+	if (!*s || strspn(s, NUMBER_CHARS) != strlen(s))
+		return -1;
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(x) || x > max ||
+	    (above_min ? x <= min : x < min))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int idl_parse_time(const char *s, uint64_t *ns)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	size_t n = strspn(s, NUMBER_CHARS), i;
+	char num[64];
+	double v, t;
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(s + n, units[i].name))
+			continue;
+		if (idl_parse_double(num, 0, DBL_MAX, false, &v))
+			return -1;
+		t = v * units[i].ns + 0.5;
+		if (t >= 18446744073709551616.0)	/* 2^64 */
+			return -1;
+		*ns = (uint64_t)t;
+		return 0;
+	}
+	return -1;
+}
+
+int idl_parse_cpu(const char *s, int max, int *cpu)
+{
+	long long v;
+
+	if (*s < '0' || *s > '9' || idl_parse_int(s, 0, max, &v))
+		return -1;
+	*cpu = (int)v;
+	return 0;
+}
+
+/* One item of a CPU list, "N" or "A-B" with A <= B. */
+static int parse_cpu_range(const char *s, size_t len, int max, int *a,
+			   int *b)
+{
+	char buf[32], *dash;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash = '\0';
+	if (idl_parse_cpu(buf, max, a))
+		return -1;
+	*b = *a;
+	if (dash && (idl_parse_cpu(dash + 1, max, b) || *b < *a))
+		return -1;
+	return 0;
+}
+
+int idl_parse_cpulist(const char *s, int max, uint64_t *mask, size_t nwords)
+{
+	size_t len;
+	int a, b;
+
+	if (mask)
+		memset(mask, 0, nwords * sizeof(*mask));
+	for (;;) {
+		len = strcspn(s, ",");
+		if (parse_cpu_range(s, len, max, &a, &b))
+			return -1;
+		for (; mask && a <= b; a++) {
+			if ((size_t)a / 64 >= nwords)
+				return -1;
+			mask[a / 64] |= 1ULL << (a % 64);
+		}
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+/* ---------------------------------------------------------- messages */
+
+static const struct idl_option help_opt =
+	IDL_OPT_FLAG('h', "help", NULL, "show this help");
+
+static const char *opt_name(const struct idl_option *o, char *buf,
+			    size_t len)
+{
+	if (o->long_name)
+		snprintf(buf, len, "--%s", o->long_name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+	return buf;
+}
+
+static void try_help(void)
+{
+	fprintf(stderr, "Try '%s --help'.\n", idl_progname);
+}
+
+int idl_usage_error(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	idl_error("%s", msg);
+	try_help();
+	return IDL_EXIT_BADINPUT;
+}
+
+int idl_opt_error(const struct idl_option *o, const char *arg,
+		  const char *what)
+{
+	char name[64];
+
+	idl_error("%s: '%s' is not %s", opt_name(o, name, sizeof(name)), arg,
+		  what);
+	return -1;
+}
+
+/* --------------------------------------------------------- typed values */
+
+/* The range of an integer option: its bounds within its C type's. */
+static void int_range(const struct idl_option *o, long long *lo,
+		      unsigned long long *hi, unsigned long long *top)
+{
+	static const struct { long long lo; unsigned long long hi; } types[] = {
+		[IDL_T_INT] = { INT_MIN, INT_MAX },
+		[IDL_T_UINT] = { 0, UINT_MAX },
+		[IDL_T_S64] = { INT64_MIN, INT64_MAX },
+		[IDL_T_U64] = { 0, UINT64_MAX },
+		[IDL_T_CPU] = { 0, IDL_CPU_MAX },
+	};
+
+	*lo = o->min > types[o->type].lo ? o->min : types[o->type].lo;
+	*top = types[o->type].hi;
+	*hi = o->max < *top ? o->max : *top;
+}
+
+/* What a valid value of @o is, for the message: "an integer in 1..256". */
+static void describe(const struct idl_option *o, char *buf, size_t len)
+{
+	const char *const *c;
+	unsigned long long hi, top;
+	long long lo;
+	size_t n = 0;
+
+	switch (o->type) {
+	case IDL_T_DOUBLE:
+		snprintf(buf, len, o->flags & IDL_OPT_ABOVE_MIN ?
+			 "a number > %.15g and <= %.15g" : "a number in "
+			 "%.15g..%.15g", o->dmin, o->dmax);
+		return;
+	case IDL_T_CHOICE:
+		for (c = o->choices; *c && n < len; c++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      c == o->choices ? "" :
+					      c[1] ? ", " : " or ", *c);
+		return;
+	default:
+		break;
+	}
+	int_range(o, &lo, &hi, &top);
+	if (o->type == IDL_T_CPU)
+		snprintf(buf, len, "a CPU number in 0..%llu", hi);
+	else if (hi == top)
+		snprintf(buf, len, "an integer >= %lld", lo);
+	else
+		snprintf(buf, len, "an integer in %lld..%llu", lo, hi);
+}
+
+static int parse_integer(const struct idl_option *o, const char *arg)
+{
+	unsigned long long hi, top;
+	long long lo, v;
+
+	int_range(o, &lo, &hi, &top);
+	if (o->type == IDL_T_CPU)
+		return idl_parse_cpu(arg, (int)hi, o->value);
+	if (o->type == IDL_T_U64)
+		return idl_parse_u64(arg, (uint64_t)lo, hi, o->value);
+	if (idl_parse_int(arg, lo, (long long)hi, &v))
+		return -1;
+	if (o->type == IDL_T_INT)
+		*(int *)o->value = (int)v;
+	else if (o->type == IDL_T_UINT)
+		*(unsigned int *)o->value = (unsigned int)v;
+	else
+		*(int64_t *)o->value = v;
+	return 0;
+}
+
+static int parse_choice(const struct idl_option *o, const char *arg)
+{
+	int i;
+
+	for (i = 0; o->choices[i]; i++)
+		if (!strcmp(arg, o->choices[i])) {
+			*(int *)o->value = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Set @o from @arg; 0, or -1 with the message printed. */
+static int set_value(const struct idl_option *o, const char *arg)
+{
+	char what[256];
+	int ret;
+
+	switch (o->type) {
+	case IDL_T_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case IDL_T_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case IDL_T_CALLBACK:
+		return o->cb(o, arg);
+	case IDL_T_DOUBLE:
+		ret = idl_parse_double(arg, o->dmin, o->dmax,
+				       o->flags & IDL_OPT_ABOVE_MIN,
+				       (double *)o->value);
+		break;
+	case IDL_T_CHOICE:
+		ret = parse_choice(o, arg);
+		break;
+	default:
+		ret = parse_integer(o, arg);
+		break;
+	}
+	if (!ret)
+		return 0;
+	describe(o, what, sizeof(what));
+	return idl_opt_error(o, arg, what);
+}
+
+/* ------------------------------------------------------------- getopt */
+
+#define MAX_OPTIONS	40
+
+/* The table's options, then -h, --help: the one after @o (NULL: first). */
+static const struct idl_option *next_opt(const struct idl_cmdline *cl,
+					 const struct idl_option *o)
+{
+	if (o == &help_opt)
+		return NULL;
+	o = o ? o + 1 : cl->opts;
+	return o->type == IDL_T_END ? &help_opt : o;
+}
+
+#define for_each_opt(o, cl) \
+	for (o = next_opt(cl, NULL); o; o = next_opt(cl, o))
+
+/* getopt_long()'s value for @o: its short name, or 256 + its index. */
+static int opt_key(const struct idl_cmdline *cl, const struct idl_option *o)
+{
+	if (o->short_name)
+		return o->short_name;
+	return 256 + (int)(o - cl->opts);
+}
+
+static const struct idl_option *find_opt(const struct idl_cmdline *cl,
+					 int key)
+{
+	const struct idl_option *o;
+
+	for_each_opt(o, cl)
+		if (opt_key(cl, o) == key)
+			return o;
+	return NULL;
+}
+
+static int has_arg(const struct idl_option *o)
+{
+	if (!o->arg_name)
+		return no_argument;
+	return o->flags & IDL_OPT_OPTIONAL_ARG ? optional_argument :
+	       required_argument;
+}
+
+/* The table as getopt_long() arguments; -1 if it is too long. */
+static int getopt_args(const struct idl_cmdline *cl, struct option *lopts,
+		       char *sopts)
+{
+	const struct idl_option *o;
+	int n = 0, k = 0;
+
+	if (cl->in_order)
+		*sopts++ = '+';
+	*sopts++ = ':';		/* ':' for a missing argument */
+	for_each_opt(o, cl) {
+		if (k++ == MAX_OPTIONS)
+			return -1;
+		if (o->long_name)
+			lopts[n++] = (struct option){ o->long_name, has_arg(o),
+						      NULL, opt_key(cl, o) };
+		if (o->short_name) {
+			*sopts++ = (char)o->short_name;
+			if (has_arg(o) != no_argument)
+				*sopts++ = ':';
+			if (has_arg(o) == optional_argument)
+				*sopts++ = ':';
+		}
+	}
+	lopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	*sopts = '\0';
+	return 0;
+}
+
+/* An unknown long option @word, or a prefix of several. */
+static void unknown_long(const struct idl_cmdline *cl, const char *word)
+{
+	const struct idl_option *o;
+	size_t len = strcspn(word + 2, "=");
+	char list[512] = "";
+	int n = 0;
+
+	if (strncmp(word, "--", 2)) {
+		idl_error("unknown option '%s'", word);
+		return;
+	}
+	for_each_opt(o, cl) {
+		if (o->long_name && !strncmp(o->long_name, word + 2, len)) {
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s--%s", n ? ", " : "", o->long_name);
+			n++;
+		}
+	}
+	if (n > 1)
+		idl_error("ambiguous option '%.*s' (%s)", (int)len + 2, word,
+			  list);
+	else
+		idl_error("unknown option '%.*s'", (int)len + 2, word);
+}
+
+/* What getopt_long() refused: @c is '?' or ':' (missing argument). */
+static void getopt_error(const struct idl_cmdline *cl, int c, char **argv)
+{
+	const struct idl_option *o = optopt ? find_opt(cl, optopt) : NULL;
+	char name[64];
+
+	if (c == ':' && o)
+		idl_error("%s: missing argument %s",
+			  opt_name(o, name, sizeof(name)), o->arg_name);
+	else if (o)
+		idl_error("%s: takes no argument",
+			  opt_name(o, name, sizeof(name)));
+	else if (optopt)
+		idl_error("unknown option '-%c'", optopt);
+	else
+		unknown_long(cl, argv[optind - 1]);
+}
+
+static int check_operands(const struct idl_cmdline *cl, int n, char **rest)
+{
+	if (n < cl->min_operands)
+		return idl_usage_error("missing %s", cl->operand);
+	if (cl->max_operands < 0 || n <= cl->max_operands)
+		return 0;
+	if (!cl->max_operands)
+		return idl_usage_error("unexpected argument '%s'", rest[0]);
+	return idl_usage_error("unexpected argument '%s' (at most %d %s)",
+			       rest[cl->max_operands], cl->max_operands,
+			       cl->operand);
+}
+
+int idl_parse_options(int argc, char **argv, const struct idl_cmdline *cl)
+{
+	struct option lopts[MAX_OPTIONS + 1];
+	char sopts[3 * MAX_OPTIONS + 3];	/* "+:" "o::" ... */
+	const struct idl_option *o;
+	int c;
+
+	if (getopt_args(cl, lopts, sopts))
+		return idl_usage_error("internal error: too many options");
+	optind = 0;		/* start afresh (glibc) */
+	opterr = 0;		/* the messages are ours */
+	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		o = c == '?' || c == ':' ? NULL : find_opt(cl, c);
+		if (o == &help_opt) {
+			idl_print_help(stdout, cl);
+			return IDL_OPTS_HELP;
+		}
+		if (!o) {
+			getopt_error(cl, c, argv);
+			try_help();
+			return IDL_OPTS_BAD;
+		}
+		if (set_value(o, optarg)) {
+			try_help();
+			return IDL_OPTS_BAD;
+		}
+	}
+	if (check_operands(cl, argc - optind, argv + optind))
+		return IDL_OPTS_BAD;
+	return optind;
+}
+
+/* --------------------------------------------------------------- help */
+
+#define HELP_WIDTH	79	/* help lines are at most this long */
+#define HELP_COL_MAX	30	/* help texts start at most here */
+
+/* "  -o, --output FILE", "      --list-bench[=roff]" */
+static int opt_left(const struct idl_option *o, char *buf, size_t len)
+{
+	bool opt = o->flags & IDL_OPT_OPTIONAL_ARG;
+	const char *a = o->arg_name ? o->arg_name : "";
+	char s[8] = "    ";
+
+	if (!o->long_name)
+		return snprintf(buf, len, "  -%c%s%s", o->short_name,
+				*a ? " " : "", a);
+	if (o->short_name)
+		snprintf(s, sizeof(s), "-%c, ", o->short_name);
+	return snprintf(buf, len, "  %s--%s%s%s%s", s, o->long_name,
+			!*a ? "" : opt ? "[=" : " ", a, opt && *a ? "]" : "");
+}
+
+/* @text at column @col on, words wrapped; '\n' starts a new line. */
+static void print_wrapped(FILE *f, const char *text, int col)
+{
+	int x = col;
+	size_t w;
+
+	while (*text) {
+		if (*text == ' ' || *text == '\n') {
+			if (*text++ == '\n' && x > col) {
+				fprintf(f, "\n%*s", col, "");
+				x = col;
+			}
+			continue;
+		}
+		w = strcspn(text, " \n");
+		if (x > col && x + 1 + (int)w > HELP_WIDTH) {
+			fprintf(f, "\n%*s", col, "");
+			x = col;
+		} else if (x > col) {
+			fputc(' ', f);
+			x++;
+		}
+		fwrite(text, 1, w, f);
+		x += (int)w;
+		text += w;
+	}
+	fputc('\n', f);
+}
+
+static void print_opt(FILE *f, const struct idl_option *o, int col)
+{
+	char left[128];
+	int n = opt_left(o, left, sizeof(left));
+
+	fputs(left, f);
+	if (n + 2 > col)
+		fprintf(f, "\n%*s", col, "");
+	else
+		fprintf(f, "%*s", col - n, "");
+	print_wrapped(f, o->help, col);
+}
+
+void idl_print_help(FILE *f, const struct idl_cmdline *cl)
+{
+	const struct idl_option *o;
+	char left[128];
+	int col = 0, n;
+
+	if (cl->print_usage)
+		cl->print_usage(f);
+	else
+		fputs(cl->usage, f);
+	for_each_opt(o, cl) {
+		n = opt_left(o, left, sizeof(left)) + 2;
+		if (n <= HELP_COL_MAX && n > col)
+			col = n;
+	}
+	fputs("\nOptions:\n", f);
+	for_each_opt(o, cl)
+		print_opt(f, o, col);
+	if (cl->print_footer || cl->footer)
+		fputc('\n', f);
+	if (cl->print_footer)
+		cl->print_footer(f);
+	else if (cl->footer)
+		fputs(cl->footer, f);
+}

@@ -1,0 +1,7 @@
+## tests for cli: the option tables and value parsers of the commands
+check_PROGRAMS += tests/check_options
+tests_check_options_SOURCES = tests/check_options.c cli/options.c \
+	cli/options.h
+tests_check_options_CFLAGS = $(UNIT_CFLAGS)
+tests_check_options_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_options
