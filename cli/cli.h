@@ -21,6 +21,8 @@ IDL_CMD(cmd_live);
 IDL_CMD(cmd_compare);
 IDL_CMD(cmd_report);
 IDL_CMD(cmd_governor);
+IDL_CMD(cmd_sweep);
+IDL_CMD(cmd_merge);
 #undef IDL_CMD
 
 #endif /* IDLELAB_CLI_H */

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "error.h"
 #include "options.h"
+#include "pareto.h"
 
 #define MAX_INPUTS	16
 
@@ -18,7 +19,9 @@ static const char compare_usage[] =
 "usage: idlelab compare [OPTIONS] BASELINE [OTHER...]\n"
 "\n"
 "Compare results (live results directories or replay JSON files).  The\n"
-"columns are every configuration of every input; the first is the baseline.\n";
+"columns are every configuration of every input; the first is the baseline.\n"
+"On the results of a sweep (idlelab sweep, merge), print the Pareto front\n"
+"of its configurations and where the defaults stand (doc/sweep.md).\n";
 
 /* The tables of text output; --style STYLE chooses styles[STYLE]. */
 enum cmp_style { STYLE_MMTESTS = 1, STYLE_NORMALIZED = 2, STYLE_SUMMARY = 4 };
@@ -28,6 +31,28 @@ static const int styles[] = {	/* mmtests, normalized, summary, both */
 };
 #define STYLE_BOTH	3
 enum cmp_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+/* The Pareto fronts of one sweep's results. */
+static int compare_sweep(const char *path, int format, int latency)
+{
+	struct pareto pa;
+	struct idl_err err;
+
+	if (format == FORMAT_JSON)
+		return idl_usage_error("--format json: a sweep's fronts are "
+				       "text or csv");
+	if (pareto_load(&pa, path, latency, &err)) {
+		pareto_free(&pa);
+		idl_err_print(&err);
+		return err.status;
+	}
+	if (format == FORMAT_CSV)
+		pareto_print_csv(stdout, &pa);
+	else
+		pareto_print(stdout, &pa);
+	pareto_free(&pa);
+	return IDL_EXIT_OK;
+}
 
 static void report_missing(const struct cmp_table *t)
 {
@@ -45,6 +70,7 @@ static void report_missing(const struct cmp_table *t)
 int cmd_compare(int argc, char **argv)
 {
 	int style = STYLE_BOTH, format = FORMAT_TEXT, rule = STAT_SIG_TTEST;
+	int latency = PARETO_LAT_MEAN;
 	const struct idl_option opts[] = {
 		IDL_OPT_CHOICE('s', "style", &style, "STYLE",
 			"mmtests, normalized, summary or both (default both: "
@@ -56,6 +82,10 @@ int cmd_compare(int argc, char **argv)
 		IDL_OPT_CHOICE('S', "significance", &rule, "RULE",
 			"ttest (p < 0.10, default) or ci (95% bands)",
 			"ttest", "ci"),
+		/* in the order of enum pareto_latency */
+		IDL_OPT_CHOICE(0, "latency", &latency, "WHICH",
+			"a sweep's latency objective: mean (default) or p99",
+			"mean", "p99"),
 		IDL_OPT_END
 	};
 	const struct idl_cmdline cl = {
@@ -70,6 +100,14 @@ int cmd_compare(int argc, char **argv)
 	if (first < 0)
 		return idl_opts_status(first);
 	n = argc - first;
+	for (i = 0; i < n; i++)
+		if (pareto_is_sweep(argv[first + i])) {
+			if (n > 1)
+				return idl_usage_error("%s is a sweep's "
+					"results: compare it alone",
+					argv[first + i]);
+			return compare_sweep(argv[first], format, latency);
+		}
 	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;

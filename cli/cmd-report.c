@@ -18,7 +18,25 @@ static const char report_usage[] =
 "usage: idlelab report [OPTIONS] -o FILE.html RESULTS...\n"
 "\n"
 "Write a self-contained HTML page (tables and gnuplot SVG plots) comparing\n"
-"results; the first configuration of the first input is the baseline.\n";
+"results; the first configuration of the first input is the baseline.\n"
+"On the results of a sweep, plot its configurations and their Pareto\n"
+"front (doc/sweep.md).\n";
+
+/* The page of one sweep's results: its configurations and fronts. */
+static int report_sweep(const char *path, const char *out,
+			const struct html_opts *o)
+{
+	struct pareto pa;
+	struct idl_err err;
+	int ret = pareto_load(&pa, path, PARETO_LAT_MEAN, &err);
+
+	if (!ret)
+		ret = html_pareto_write(out, &pa, o, &err);
+	pareto_free(&pa);
+	if (ret)
+		idl_err_print(&err);
+	return ret ? err.status : IDL_EXIT_OK;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -50,6 +68,14 @@ int cmd_report(int argc, char **argv)
 	if (!out)
 		return idl_usage_error("-o FILE is required");
 	n = argc - first;
+	for (i = 0; i < n; i++)
+		if (pareto_is_sweep(argv[first + i])) {
+			if (n > 1)
+				return idl_usage_error("%s is a sweep's "
+					"results: report it alone",
+					argv[first + i]);
+			return report_sweep(argv[first], out, &o);
+		}
 	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;

@@ -21,6 +21,8 @@ static const struct idl_command commands[] = {
 	{ "synth",   cmd_synth,   "synthesise a trace from a workload pattern" },
 	{ "info",    cmd_info,    "describe a trace" },
 	{ "replay",  cmd_replay,  "replay traces through governors and score them" },
+	{ "sweep",   cmd_sweep,   "replay a grid of governor configurations (shardable)" },
+	{ "merge",   cmd_merge,   "join the shards of a sweep" },
 	{ "live",    cmd_live,    "switch kernel governors and run benchmarks" },
 	{ "compare", cmd_compare, "compare results (mmtests / normalized tables)" },
 	{ "report",  cmd_report,  "write an HTML report with plots" },

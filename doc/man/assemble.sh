@@ -6,7 +6,7 @@
 set -eu
 dir=$(dirname "$0")
 sed "s/@VERSION@/$1/" "$dir/header.roff"
-for cmd in states decide governor record import synth info replay live compare report; do
+for cmd in states decide governor record import synth info replay sweep live compare report; do
 	[ -f "$dir/$cmd.roff" ] && cat "$dir/$cmd.roff"
 	[ -f "$dir/$cmd.gen.roff" ] && cat "$dir/$cmd.gen.roff"
 done
