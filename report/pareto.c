@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pareto.h"
 
@@ -28,9 +29,14 @@ struct pool {				/* a configuration over all groups */
 bool pareto_is_sweep(const char *path)
 {
 	char head[512];
+	struct stat st;
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 
+	/* a FIFO or a device is for the results reader to refuse */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
 	if (!f)
 		return false;
 	n = fread(head, 1, sizeof(head) - 1, f);
