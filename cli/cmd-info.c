@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -28,10 +29,21 @@ static void fmt_num(char *buf, size_t n, double v, double scale)
 		snprintf(buf, n, "%.6g", v / scale);
 }
 
+/* The width of the table's longest state name (at least @min). */
+static int name_width(const struct cstate_table *t, int min)
+{
+	int i, w = min;
+
+	for (i = 0; i < t->count; i++)
+		if ((int)strlen(t->states[i].name) > w)
+			w = (int)strlen(t->states[i].name);
+	return w;
+}
+
 static void print_table(const struct cstate_table *t)
 {
+	int w = name_width(t, 4), i;
 	char pw[32], en[32];
-	int i;
 
 	printf("\nC-state table: %s%s%s%s\n", t->name,
 	       t->description[0] ? " (" : "", t->description,
@@ -39,16 +51,16 @@ static void print_table(const struct cstate_table *t)
 	printf("  driver %s, power %s\n", t->driver[0] ? t->driver : "-",
 	       t->power_unit == CSTATE_POWER_MW ? "mW / uJ" :
 	       t->power_unit == CSTATE_POWER_RELATIVE ? "relative" : "none");
-	printf("  %2s %-10s %10s %10s %6s %-8s %10s %10s  %s\n", "#", "name",
-	       "exit_us", "target_us", "flags", "disabled", "power",
+	printf("  %2s %-*s %10s %10s %6s %-8s %10s %10s  %s\n", "#", w,
+	       "name", "exit_us", "target_us", "flags", "disabled", "power",
 	       "energy", "desc");
 	for (i = 0; i < t->count; i++) {
 		const struct cstate *s = &t->states[i];
 
 		fmt_num(pw, sizeof(pw), s->power, 1);
 		fmt_num(en, sizeof(en), s->entry_energy, 1);
-		printf("  %2d %-10s %10.3f %10.3f %#6x %-8s %10s %10s  %s\n",
-		       i, s->name, (double)s->exit_latency_ns / 1e3,
+		printf("  %2d %-*s %10.3f %10.3f   0x%02x %-8s %10s %10s  %s\n",
+		       i, w, s->name, (double)s->exit_latency_ns / 1e3,
 		       (double)s->target_residency_ns / 1e3, s->flags,
 		       s->disabled ? "yes" : "no", pw, en, s->desc);
 	}
@@ -107,12 +119,47 @@ static void print_checks(const struct trace_meta *m,
 		print_check_row(m, &c[i]);
 }
 
+/*
+ * After "CPUs: N": which CPUs have idle periods when not all of them do
+ * (events of the others never reached the trace, or they never idled).
+ */
+static void print_cpus_seen(const struct trace_meta *m,
+			    const struct trace_stats *s, bool warn)
+{
+	char list[64] = "";
+	size_t len = 0;
+	unsigned int seen = 0;
+	int i;
+
+	for (i = 0; i < TRACE_MAX_CPUS && i < (int)m->nr_cpus; i++) {
+		if (!s->cpu_periods[i])
+			continue;
+		if (seen++ < 8 && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%d", seen > 1 ? "," : "", i);
+	}
+	if (!m->nr_cpus || seen == m->nr_cpus || !s->periods) {
+		if (!warn)
+			putchar('\n');
+		return;
+	}
+	if (warn) {
+		idl_warn("idle periods of %u of the trace's %" PRIu32 " CPUs "
+			 "only (CPU %s%s): the others' events never reached "
+			 "the trace, or they never went idle", seen,
+			 m->nr_cpus, list, seen > 8 ? ",..." : "");
+		return;
+	}
+	printf(" (idle periods of %u: CPU %s%s)\n", seen, list,
+	       seen > 8 ? ",..." : "");
+}
+
 static void print_text(const char *file, const struct trace_meta *m,
 		       const struct trace_stats *s, const char *damage,
 		       const struct trace_counter_check *chk, size_t nchk)
 {
+	int w = name_width(&m->table, 10), i;
 	uint64_t n = s->periods;
-	int i;
 
 	printf("file:          %s\n", file);
 	printf("format:        version %" PRIu32 "\n", m->version);
@@ -127,7 +174,8 @@ static void print_text(const char *file, const struct trace_meta *m,
 	printf("source:        %s\n", m->source[0] ? m->source : "-");
 	printf("tool:          %s\n", m->tool[0] ? m->tool : "-");
 	printf("HZ:            %" PRIu32 "\n", m->hz);
-	printf("CPUs:          %" PRIu32 "\n", m->nr_cpus);
+	printf("CPUs:          %" PRIu32, m->nr_cpus);
+	print_cpus_seen(m, s, false);
 	if (m->latency_req_ns < 0)
 		printf("latency req:   unknown\n");
 	else
@@ -164,11 +212,11 @@ static void print_text(const char *file, const struct trace_meta *m,
 			printf("  %-10s %12" PRIu64 " %7.2f%%\n",
 			       wake_cause_name((enum wake_cause)i),
 			       s->cause[i], pct(s->cause[i], n));
-	printf("\nStates entered:\n  %-10s %12" PRIu64 " %7.2f%%\n", "unknown",
-	       s->state[0], pct(s->state[0], n));
+	printf("\nStates entered:\n  %-*s %12" PRIu64 " %7.2f%%\n", w,
+	       "unknown", s->state[0], pct(s->state[0], n));
 	for (i = 0; i < CSTATE_MAX; i++)
 		if (s->state[i + 1])
-			printf("  %-10s %12" PRIu64 " %7.2f%%\n",
+			printf("  %-*s %12" PRIu64 " %7.2f%%\n", w,
 			       i < m->table.count ? m->table.states[i].name :
 			       "?", s->state[i + 1], pct(s->state[i + 1], n));
 	printf("\nSleep length:  %.2f%% exact, %.2f%% estimated, "
@@ -396,6 +444,7 @@ int cmd_info(int argc, char **argv)
 			warn_check(trace_reader_meta(r), &chk[i]);
 	if (damage)
 		idl_warn("%s", damage);
+	print_cpus_seen(trace_reader_meta(r), s, true);
 	free(chk);
 	free(s);
 	trace_reader_close(r);

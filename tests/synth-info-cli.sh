@@ -97,8 +97,8 @@ expect 0 "$IDLELAB" info "$tmp/t.trace"
 has "$tmp/out" "source: synth --states $tmp/t.table --pattern periodic"
 has "$tmp/out" "C-state table: tiny"
 has "$tmp/out" "driver acpi_idle, power mW / uJ"
-has "$tmp/out" " 2 C3 100.000 300.000 0 yes 100 25"
-has "$tmp/out" " 1 C1 1.000 2.000 0 no 800 0.5"
+has "$tmp/out" " 2 C3 100.000 300.000 0x00 yes 100 25"
+has "$tmp/out" " 1 C1 1.000 2.000 0x00 no 800 0.5"
 
 # --- reproducible ------------------------------------------------------------
 for f in r1 r2; do
