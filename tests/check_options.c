@@ -322,12 +322,12 @@ static const struct {
 	const struct idl_cmdline	*c;
 } messages[] = {
 	{ { "-j", "12abc" },
-	  "--jobs: '12abc' is not an integer in 1..256" },
+	  "--jobs: '12abc' is not an integer in 1..256", NULL },
 	{ { "--duration", "inf" },
-	  "--duration: 'inf' is not a number > 0 and <= 60" },
-	{ { "--bogus=1" }, "unknown option '--bogus'" },
-	{ { "-f" }, "--format: missing argument FMT" },
-	{ { "a", "b" }, "unexpected argument 'b' (at most 1 FILE)" },
+	  "--duration: 'inf' is not a number > 0 and <= 60", NULL },
+	{ { "--bogus=1" }, "unknown option '--bogus'", NULL },
+	{ { "-f" }, "--format: missing argument FMT", NULL },
+	{ { "a", "b" }, "unexpected argument 'b' (at most 1 FILE)", NULL },
 	{ { "--s" }, "ambiguous option '--s' (--states, --synthetic)",
 	  &cl2 },
 };
