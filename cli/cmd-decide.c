@@ -18,6 +18,7 @@
 #include "plugin.h"
 #include "decide.h"
 #include "error.h"
+#include "input.h"
 
 #define OUTBUF_SIZE		(1 << 16)
 
@@ -95,10 +96,11 @@ int cmd_decide(int argc, char **argv)
 		return IDL_EXIT_BADINPUT;
 	}
 	if (optind < argc && strcmp(argv[optind], "-")) {
-		fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+		struct idl_err e = { 0 };
+
+		fd = idl_input_open(argv[optind], 0, NULL, &e);
 		if (fd < 0) {
-			fprintf(stderr, "decide: %s: %s\n", argv[optind],
-				strerror(errno));
+			fprintf(stderr, "decide: %s\n", e.msg);
 			return IDL_EXIT_BADINPUT;
 		}
 	}

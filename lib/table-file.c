@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "input.h"
 #include "cstate.h"
 
 #define MAX_TOKENS	16
@@ -351,39 +352,27 @@ int cstate_table_load(const char *path, struct cstate_table *t,
 		      struct idl_err *err)
 {
 	struct parser p = { .file = path, .t = t, .err = err };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct idl_lines l;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	f = fopen(path, "r");
+	f = idl_input_fopen(path, IDL_TABLE_MAX_SIZE, "a C-state table",
+			    err);
 	if (!f)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-				   strerror(errno));
-	for (;;) {
-		/* getline() fails alike at EOF and on ENOMEM (a huge line
-		 * under a memory limit): only errno tells them apart */
-		errno = 0;
-		len = getline(&line, &cap, f);
-		if (len < 0)
-			break;
-		p.line++;
-		if ((size_t)len != strlen(line)) {
-			ret = idl_err_at_line(err, path, p.line,
-					      "NUL byte in line");
-			break;
-		}
-		line[strcspn(line, "\r\n")] = '\0';
-		ret = parse_line(&p, line);
+		return -1;
+	if (idl_lines_init(&l, f, path, IDL_TABLE_MAX_LINE, err)) {
+		fclose(f);
+		return -1;
+	}
+	while ((ret = idl_lines_next(&l, err)) > 0) {
+		p.line = l.no;
+		l.buf[strcspn(l.buf, "\r")] = '\0';
+		ret = parse_line(&p, l.buf);
 		if (ret)
 			break;
 	}
-	if (!ret && (ferror(f) || errno))
-		ret = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
-				  path, strerror(errno ? errno : EIO));
-	free(line);
+	idl_lines_free(&l);
 	fclose(f);
 	return ret ? -1 : finish(&p, path);
 }

@@ -26,6 +26,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "trace.h"
 #include "trace-format.h"
 
@@ -637,15 +638,12 @@ struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 		return NULL;
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO, a device or a directory is refused without blocking */
+	r->fd = idl_input_open(path, 0, NULL, err);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-			    strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: not a regular file",
-			    path);
+		if (r->fd >= 0)
+			idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+				    strerror(errno));
 		goto fail;
 	}
 	r->size = (uint64_t)st.st_size;
