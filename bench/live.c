@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -249,6 +248,8 @@ static pid_t recorder_start(const char *path, double max_s,
 	int i, status;
 	pid_t pid;
 
+	pid_t parent = getpid();
+
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -259,7 +260,9 @@ static pid_t recorder_start(const char *path, double max_s,
 					  .quiet = true };
 		struct idl_err e = { 0 };
 
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* SIGTERM: the recorder then removes its tracefs instance */
+		if (idlectl_child_init(parent, SIGTERM))
+			_exit(1);
 		signal(SIGHUP, SIG_IGN);
 		if (trace_record(&ro, &e)) {
 			fprintf(stderr, "idlelab live: record: %s\n", e.msg);

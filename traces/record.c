@@ -25,6 +25,7 @@
 
 #include <idlelab/governor.h>
 
+#include "atomic.h"
 #include "cstate.h"
 #include "decode-bin.h"
 #include "host.h"
@@ -542,8 +543,8 @@ static int open_raw(struct rec *r, const struct trace_meta *m,
 
 	if (!r->o->raw)
 		return 0;
-	snprintf(r->raw_tmp, sizeof(r->raw_tmp), "%s.tmpXXXXXX", r->o->raw);
-	fd = mkstemp(r->raw_tmp);
+	fd = idl_tmp_template(r->o->raw, r->raw_tmp, sizeof(r->raw_tmp)) ?
+	     (errno = ENAMETOOLONG, -1) : mkstemp(r->raw_tmp);
 	if (fd < 0 || !(r->raw = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);

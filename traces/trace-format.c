@@ -26,6 +26,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "input.h"
 #include "trace.h"
 #include "trace-format.h"
@@ -278,10 +279,13 @@ struct trace_writer *trace_writer_create(const char *path,
 					 struct idl_err *err)
 {
 	struct trace_writer *w = calloc(1, sizeof(*w));
+	size_t tlen = strlen(path) + 40;
 	mode_t mask;
 
-	if (!w || !(w->path = strdup(path)) ||
-	    asprintf(&w->tmp, "%s.tmp-XXXXXX", path) < 0) {
+	if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(tlen)) ||
+	    idl_tmp_template(path, w->tmp, tlen)) {
+		if (w)
+			free(w->tmp);
 		if (w)
 			free(w->path);
 		free(w);
