@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "trace.h"
+#include "text.h"
 #include "trace-stats.h"
 
 static double pct(uint64_t a, uint64_t b)
@@ -308,7 +309,7 @@ static void print_json(const char *file, const struct trace_meta *m,
 	struct trace_damage d;
 
 	trace_reader_damage_info(r, &d);
-	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "file", idl_json_string(file));
 	json_object_set_new(o, "meta", json_meta(m));
 	json_object_set_new(c, "periods", json_integer((json_int_t)s->periods));
 	json_object_set_new(c, "idle_ns", json_integer((json_int_t)s->idle_ns));

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cstate.h"
+#include "text.h"
 #include "error.h"
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -110,17 +111,7 @@ static void print_text(const struct cstate_table *t, const struct opts *o)
 
 static void csv_field(const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
+	idl_csv_text(stdout, s, false);
 }
 
 static void print_csv(const struct cstate_table *t)

@@ -26,6 +26,7 @@
 
 #include "atomic.h"
 #include "input.h"
+#include "text.h"
 #include "cstate.h"
 
 #define MAX_TOKENS	16
@@ -329,6 +330,21 @@ static void default_name(struct cstate_table *t, const char *path)
 	t->name[n] = '\0';
 }
 
+/* Names reach terminals, CSV and JSON: no escape sequences there. */
+static void clean_names(struct cstate_table *t, const char *path)
+{
+	int i, n = idl_text_clean(t->name) + idl_text_clean(t->description) +
+		   idl_text_clean(t->driver) + idl_text_clean(t->source) +
+		   idl_text_clean(t->rule);
+
+	for (i = 0; i < t->count; i++)
+		n += idl_text_clean(t->states[i].name) +
+		     idl_text_clean(t->states[i].desc);
+	if (n)
+		idl_warn("%s: %d control characters or bytes that are not "
+			 "UTF-8 in names, shown as '?'", path, n);
+}
+
 static int finish(struct parser *p, const char *path)
 {
 	struct cstate_table *t = p->t;
@@ -341,6 +357,7 @@ static int finish(struct parser *p, const char *path)
 		return idl_err_set(p->err, IDL_EXIT_BADINPUT,
 				   "%s: power values need a 'power_unit mW|relative' line",
 				   path);
+	clean_names(t, path);
 	if (!t->name[0])
 		default_name(t, path);
 	if (!t->source[0])

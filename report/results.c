@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "input.h"
+#include "text.h"
 #include "results.h"
 
 static int bad(struct idl_err *err, const char *path, json_t *at,
@@ -23,9 +24,11 @@ static int bad(struct idl_err *err, const char *path, json_t *at,
 	return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path, what);
 }
 
+/* Names reach terminals and CSV: control characters are shown as '?'. */
 static void copy_str(char *dst, size_t len, json_t *s)
 {
 	snprintf(dst, len, "%s", json_is_string(s) ? json_string_value(s) : "");
+	idl_text_clean(dst);
 }
 
 /* A name that does not fit would be cut silently (and two long names
@@ -163,6 +166,7 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 				return bad(err, rs->path, x,
 					   "\"residency_pct\" must hold numbers");
 			snprintf(ri->state[ri->nstates], sizeof(ri->state[0]), "%s", st);
+			idl_text_clean(ri->state[ri->nstates]);
 			ri->residency_pct[ri->nstates++] = json_number_value(x);
 		}
 		en = json_object_get(ji, "energy");

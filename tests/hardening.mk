@@ -1,9 +1,11 @@
 ## tests for hardening: bad input, bounded memory, atomic writes, fuzzing
 
-TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh
+TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh \
+	tests/text-safety.sh
 dist_doc_DATA += doc/hardening.md
 EXTRA_DIST += tests/bad-input.sh tests/bounded-memory.sh \
-	tests/atomic-write.sh tests/bad-input tests/fuzz .ci/hardening
+	tests/atomic-write.sh tests/text-safety.sh tests/bad-input tests/fuzz \
+	.ci/hardening
 
 # `make fuzz`: build the libFuzzer targets with clang in $(FUZZ_BUILDDIR)
 # and run each for $(FUZZ_SECONDS) (see doc/hardening.md).

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace-format.h"
+#include "text.h"
 
 struct tlv_buf {
 	uint8_t	*p;
@@ -238,6 +239,11 @@ static int get_str(const struct tlv_in *in, char *dst, size_t size,
 					 in->tag);
 	memcpy(dst, in->v, in->len);
 	dst[in->len] = '\0';
+	/* names reach terminals, CSV and JSON: no escape sequences there */
+	if (idl_text_clean(dst))
+		idl_warn("%s: offset %" PRIu64 ": metadata tag %u: control "
+			 "characters or bytes that are not UTF-8, shown as "
+			 "'?'", in->path, in->off, in->tag);
 	return 0;
 }
 

@@ -148,6 +148,9 @@ write('trace-meta-cpus-max.trace', header(meta=meta_with(
       8, struct.pack('<I', 0xFFFFFFFF))) + block(0, good) + end(1, 4))
 write('trace-meta-start-after-end.trace', header(meta=meta_with(
       10, struct.pack('<Q', 20000000))) + block(0, good) + end(1, 4))
+# names that are not UTF-8 or hold an escape sequence (issue 18, item 7)
+write('trace-meta-not-utf8.trace', header(meta=meta_state(
+      1, 49, b'C1\xff\x1b[31m')) + block(0, good) + end(1, 4))
 write('trace-version-99.trace', header(ver=99) + block(0, good) +
       end(1, 4))
 # truncations of the good file at awkward points
