@@ -358,7 +358,7 @@ static void journal_line(struct journal *j, unsigned long ln,
 		return jbad(j, ln, "text after the end record");
 	if (!strncmp(line, "pid ", 4) || (!*line && j->version == 1))
 		return;
-	if (!strncmp(line, "root ", 5) && !j->root[0] && line[5] == '/' &&
+	if (!strncmp(line, "root ", 5) && !j->root[0] && line[5] &&
 	    strlen(line + 5) < sizeof(j->root))
 		return (void)snprintf(j->root, sizeof(j->root), "%s",
 				      line + 5);
@@ -453,29 +453,24 @@ static int journal_read(struct journal *j, const char *path,
 		free(j->d);
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	}
-	fd = idl_input_open(path, IDL_JOURNAL_MAX_SIZE, "a live journal",
-			    err);
-	if (fd < 0 && err && strstr(err->msg, "too large")) {
-		snprintf(j->why, sizeof(j->why), "%s", "larger than a "
-			 "journal can be");
-	} else if (fd < 0) {
+	/* no size limit here: a larger file is a damaged journal (below) */
+	fd = idl_input_open(path, 0, NULL, err);
+	if (fd < 0) {
 		free(buf);
 		free(j->d);
 		return -1;
 	}
-	while (fd >= 0 && (r = read(fd, buf + len,
-				    IDL_JOURNAL_MAX_SIZE - len)) != 0) {
+	while ((r = read(fd, buf + len, IDL_JOURNAL_MAX_SIZE - len)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 || len + (size_t)r == IDL_JOURNAL_MAX_SIZE) {
-			snprintf(j->why, sizeof(j->why), "cannot be read "
-				 "whole");
+			snprintf(j->why, sizeof(j->why), r < 0 ? "cannot be "
+				 "read" : "larger than a journal can be");
 			break;
 		}
 		len += (size_t)r;
 	}
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	if (!j->why[0])
 		journal_check(j, buf, len);
 	free(buf);
