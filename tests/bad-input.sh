@@ -16,7 +16,8 @@
 #            line after a valid start), @dat-trunc (the trappy trace.dat
 #            of the shared corpus cut 376 bytes short; the line is
 #            skipped when $IDLELAB_CORPUS/traces is not there)
-#   COMMAND  idlelab arguments; {} is the file, {out} an output path
+#   COMMAND  idlelab arguments; {} is the file, {out} an output path,
+#            {dir} this corpus directory (tests/bad-input in the sources)
 #   STATUS   expected exit status
 #   PREFIX   the first line of standard error starts with this ({} is
 #            replaced by the file); "-" for no error output expected
@@ -115,6 +116,7 @@ while IFS='|' read -r file cmd status prefix note; do
 	rm -rf "$out"
 	args=${cmd//\{\}/$p}
 	args=${args//\{out\}/$out}
+	args=${args//\{dir\}/$dir}
 	# shellcheck disable=SC2086 # the template is split into words
 	t=$TIMEOUT
 	case $note in xfail*) t=10 ;; esac	# a known hang need not wait
