@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "host.h"
+#include "idlectl.h"
 
 /* The output buffer of a tool starts small and may grow to the maximum. */
 #define EXEC_FIRST_OUTPUT	65536u
@@ -97,15 +98,56 @@ void strip_ansi(char *s)
 
 /* ---------------------------------------------------------------- tools */
 
-/* Fork a child in its own process group; stdout/stderr to @out_fd. */
+/* The guardian's answer to its parent's death: the whole group goes. */
+static void kill_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+/* The guardian: wait for the tool and exit as it did. */
+static void guard(pid_t tool)
+{
+	int status, null = open("/dev/null", O_RDWR);
+
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	closefrom(3);	/* the output pipe must end with the tool */
+	while (waitpid(tool, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) :
+	      128 + WTERMSIG(status));
+}
+
+/*
+ * Fork a tool with stdout/stderr to @out_fd, in a process group of its
+ * own led by a small guardian process (whose pid is returned): killing
+ * the group ends the tool and every process it started.  When we die,
+ * even by SIGKILL, the guardian is told (PR_SET_PDEATHSIG) and kills
+ * the group; a tool's own children would otherwise run on.  Neither
+ * holds the session lock.
+ */
 static pid_t spawn(char *const argv[], int out_fd)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork(), tool;
 	int null;
 
 	if (pid)
 		return pid;
 	setpgid(0, 0);
+	signal(SIGUSR1, kill_group);
+	signal(SIGTERM, SIG_IGN);	/* the tool answers; SIGKILL follows */
+	if (idlectl_child_init(parent, SIGUSR1))
+		_exit(127);
+	tool = fork();
+	if (tool < 0)
+		_exit(127);
+	if (tool)
+		guard(tool);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	null = open("/dev/null", O_RDWR);
 	dup2(null, 0);
 	dup2(out_fd >= 0 ? out_fd : null, 1);

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cstate.h"
 #include "error.h"
@@ -47,19 +48,33 @@ int idlectl_set_disable(const char *root, unsigned int cpu,
 
 /*
  * Journal: the governor and every state's disable value, saved before
- * anything is changed (temp file + rename).  Restore writes them back,
- * verifies them, and removes the journal.  @what, when not NULL, gets a
- * one-line summary of what was restored.
+ * anything is changed, with a count and an end record carrying a CRC-32
+ * (temp file, fsync, rename, fsync of the directory).  Restore writes
+ * them back, verifies them, and removes the journal; @what, when not
+ * NULL, gets a one-line summary of what was restored.  A journal that is
+ * not complete (cut short, damaged, an old format without every state)
+ * is never deleted nor reported as restored: what is safe is put back on
+ * @root (the header's governor, every state enabled), what was done and
+ * what could not be is said on stderr, the journal is moved aside
+ * (JOURNAL.bad-...) so that later sessions are not blocked, and -1 is
+ * returned.  A complete journal whose values cannot be written is kept.
  */
 int idlectl_journal_save(const char *root, const char *journal,
 			 struct idl_err *err);
-int idlectl_journal_restore(const char *journal, char *what, size_t len,
-			    struct idl_err *err);
+int idlectl_journal_restore(const char *journal, const char *root,
+			    char *what, size_t len, struct idl_err *err);
 bool idlectl_journal_exists(const char *journal);
 
 /* Exclusive session lock (flock); returns the fd or -1. */
 int idlectl_lock(const char *path, struct idl_err *err);
 void idlectl_unlock(int fd);
+/*
+ * In a child of a session, right after fork(): close its copy of the
+ * lock (a child that outlives a killed session must not keep the next
+ * one out) and ask for @sig when @parent dies.  -1 when @parent is
+ * already gone (the child should exit at once).
+ */
+int idlectl_child_init(pid_t parent, int sig);
 
 /* ------------------------------------------------------------ session */
 /* Disable states @idx[0..n) on every CPU (the journal restores them). */

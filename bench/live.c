@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -30,6 +29,7 @@
 #include "measure.h"
 
 #include "record.h"
+#include "text.h"
 
 /* What is accumulated per governor for the "idle" section. */
 struct gov_acc {
@@ -138,9 +138,9 @@ static json_t *new_doc(const struct live_opts *o,
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ",
 		 gmtime(&now));
 	for (i = 0; i < o->nr_govs; i++)
-		json_array_append_new(configs, json_string(o->govs[i]));
+		json_array_append_new(configs, idl_json_string(o->govs[i]));
 	for (i = 0; i < o->nr_bench; i++)
-		json_array_append_new(benches, json_string(o->bench[i].spec));
+		json_array_append_new(benches, idl_json_string(o->bench[i].spec));
 	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{"
 			 "s:o, s:i, s:f, s:f, s:b, s:I, s:b, s:I, s:s}}",
 			 "format", "idlelab-results", "version", 1,
@@ -249,6 +249,8 @@ static pid_t recorder_start(const char *path, double max_s,
 	int i, status;
 	pid_t pid;
 
+	pid_t parent = getpid();
+
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -259,7 +261,9 @@ static pid_t recorder_start(const char *path, double max_s,
 					  .quiet = true };
 		struct idl_err e = { 0 };
 
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* SIGTERM: the recorder then removes its tracefs instance */
+		if (idlectl_child_init(parent, SIGTERM))
+			_exit(1);
 		signal(SIGHUP, SIG_IGN);
 		if (trace_record(&ro, &e)) {
 			fprintf(stderr, "idlelab live: record: %s\n", e.msg);
@@ -482,7 +486,7 @@ static int finish_run(struct live_ctx *c, int rep, int g,
 			"perf", perf_json(c, rm, wall_s, b->spec, gov),
 			"energy", e);
 	if (trace)
-		json_object_set_new(run, "trace", json_string(trace));
+		json_object_set_new(run, "trace", idl_json_string(trace));
 	a->n++;
 	a->above += sum.above_pct;
 	a->below += sum.below_pct;
@@ -635,7 +639,7 @@ static void note_counters(struct live_ctx *c)
 
 	for (i = 0; c->perf_ok && i < c->perf.nr; i++) {
 		json_object_set_new(p, c->perf.ev[i].name,
-				    json_string(c->perf.ev[i].status));
+				    idl_json_string(c->perf.ev[i].status));
 		if (!c->perf.ev[i].ok && !c->o->quiet)
 			printf("perf counter %s: n/a, %s\n",
 			       c->perf.ev[i].name, c->perf.ev[i].status);
@@ -643,7 +647,7 @@ static void note_counters(struct live_ctx *c)
 	json_object_set_new(json_object_get(c->doc, "live"), "perf_counters",
 			    p);
 	json_object_set_new(json_object_get(c->doc, "live"), "energy_source",
-			    json_string(c->rapl.nr ? "RAPL (powercap)" :
+			    idl_json_string(c->rapl.nr ? "RAPL (powercap)" :
 					"modelled (no RAPL)"));
 	if (!c->o->quiet && !c->rapl.nr)
 		printf("energy: no RAPL (powercap) here, energy is modelled "

@@ -18,6 +18,7 @@
 #include "decide.h"
 #include "error.h"
 #include "options.h"
+#include "input.h"
 
 #define OUTBUF_SIZE		(1 << 16)
 
@@ -77,10 +78,11 @@ int cmd_decide(int argc, char **argv)
 	if (!spec)
 		return idl_usage_error("--governor is required");
 	if (first < argc && strcmp(argv[first], "-")) {
-		fd = open(argv[first], O_RDONLY | O_CLOEXEC);
+		struct idl_err e = { 0 };
+
+		fd = idl_input_open(argv[first], 0, NULL, &e);
 		if (fd < 0) {
-			fprintf(stderr, "decide: %s: %s\n", argv[first],
-				strerror(errno));
+			fprintf(stderr, "decide: %s\n", e.msg);
 			return IDL_EXIT_BADINPUT;
 		}
 	}

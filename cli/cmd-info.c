@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "options.h"
 #include "trace.h"
+#include "text.h"
 #include "trace-stats.h"
 
 static double pct(uint64_t a, uint64_t b)
@@ -244,15 +245,15 @@ static json_t *json_meta(const struct trace_meta *m)
 	int i;
 
 	json_object_set_new(o, "version", json_integer(m->version));
-	json_object_set_new(o, "kernel", json_string(m->kernel));
-	json_object_set_new(o, "driver", json_string(m->driver));
-	json_object_set_new(o, "governor", json_string(m->governor));
+	json_object_set_new(o, "kernel", idl_json_string(m->kernel));
+	json_object_set_new(o, "driver", idl_json_string(m->driver));
+	json_object_set_new(o, "governor", idl_json_string(m->governor));
 	json_object_set_new(o, "governor_params",
-			    json_string(m->governor_params));
-	json_object_set_new(o, "module_params", json_string(m->module_params));
-	json_object_set_new(o, "clock", json_string(m->clock));
-	json_object_set_new(o, "source", json_string(m->source));
-	json_object_set_new(o, "tool", json_string(m->tool));
+			    idl_json_string(m->governor_params));
+	json_object_set_new(o, "module_params", idl_json_string(m->module_params));
+	json_object_set_new(o, "clock", idl_json_string(m->clock));
+	json_object_set_new(o, "source", idl_json_string(m->source));
+	json_object_set_new(o, "tool", idl_json_string(m->tool));
 	json_object_set_new(o, "hz", json_integer(m->hz));
 	json_object_set_new(o, "nr_cpus", json_integer(m->nr_cpus));
 	json_object_set_new(o, "latency_req_ns",
@@ -355,7 +356,7 @@ static void print_json(const char *file, const struct trace_meta *m,
 	struct trace_damage d;
 
 	trace_reader_damage_info(r, &d);
-	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "file", idl_json_string(file));
 	json_object_set_new(o, "meta", json_meta(m));
 	json_object_set_new(c, "periods", json_integer((json_int_t)s->periods));
 	json_object_set_new(c, "idle_ns", json_integer((json_int_t)s->idle_ns));

@@ -360,10 +360,9 @@ static int restore(const char *journal, const char *root, bool quiet)
 	char what[256], gov[IDLECTL_GOV_LEN] = "?";
 	struct idl_err err = { 0 };
 
-	if (idlectl_journal_restore(journal, what, sizeof(what), &err)) {
-		fprintf(stderr, "%s: RESTORE FAILED: %s\n%s: the journal %s "
-			"is kept; run 'idlelab live --restore'\n",
-			idl_progname, err.msg, idl_progname, journal);
+	if (idlectl_journal_restore(journal, root, what, sizeof(what), &err)) {
+		fprintf(stderr, "%s: RESTORE FAILED: %s\n", idl_progname,
+			err.msg);
 		return -1;
 	}
 	idlectl_get_governor(root, gov, sizeof(gov), NULL);

@@ -21,7 +21,8 @@ static const char record_usage[] =
 
 static const char record_footer[] =
 "Without --duration or COMMAND, recording stops on SIGINT/SIGTERM.\n"
-"With COMMAND, it stops when COMMAND exits (or after SECS).\n";
+"With COMMAND, it stops when COMMAND exits (or after SECS).\n"
+"Instances left by recorders killed with SIGKILL are removed first.\n";
 
 /* --cpus: a list of this machine's CPUs (traces/record.c reads it) */
 static int opt_cpus(const struct idl_option *opt, const char *arg)

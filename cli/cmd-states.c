@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cstate.h"
+#include "text.h"
 #include "error.h"
 #include "options.h"
 
@@ -97,17 +98,7 @@ static void print_text(const struct cstate_table *t, const struct opts *o)
 
 static void csv_field(const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
+	idl_csv_text(stdout, s, false);
 }
 
 static void print_csv(const struct cstate_table *t)

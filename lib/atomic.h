@@ -17,4 +17,13 @@ int idl_write_atomic(const char *path,
 		     int (*write_fn)(FILE *f, void *ctx, struct idl_err *err),
 		     void *ctx, struct idl_err *err);
 
+/*
+ * The mkstemp() template of a temporary file for @path, in @tmp:
+ * "PATH.tmpPID.XXXXXX".  First removes stale ones next to @path, left by
+ * a writer that was killed: those whose process is gone, and those of
+ * the older forms without a pid ("PATH.tmpXXXXXX", "PATH.tmp-XXXXXX")
+ * that are more than an hour old.  -1 when @path is too long.
+ */
+int idl_tmp_template(const char *path, char *tmp, size_t len);
+
 #endif /* IDLELAB_ATOMIC_H */

@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "input.h"
+#include "text.h"
 #include "cstate.h"
 
 #define MAX_TOKENS	16
@@ -328,6 +330,21 @@ static void default_name(struct cstate_table *t, const char *path)
 	t->name[n] = '\0';
 }
 
+/* Names reach terminals, CSV and JSON: no escape sequences there. */
+static void clean_names(struct cstate_table *t, const char *path)
+{
+	int i, n = idl_text_clean(t->name) + idl_text_clean(t->description) +
+		   idl_text_clean(t->driver) + idl_text_clean(t->source) +
+		   idl_text_clean(t->rule);
+
+	for (i = 0; i < t->count; i++)
+		n += idl_text_clean(t->states[i].name) +
+		     idl_text_clean(t->states[i].desc);
+	if (n)
+		idl_warn("%s: %d control characters or bytes that are not "
+			 "UTF-8 in names, shown as '?'", path, n);
+}
+
 static int finish(struct parser *p, const char *path)
 {
 	struct cstate_table *t = p->t;
@@ -340,6 +357,7 @@ static int finish(struct parser *p, const char *path)
 		return idl_err_set(p->err, IDL_EXIT_BADINPUT,
 				   "%s: power values need a 'power_unit mW|relative' line",
 				   path);
+	clean_names(t, path);
 	if (!t->name[0])
 		default_name(t, path);
 	if (!t->source[0])
@@ -351,39 +369,27 @@ int cstate_table_load(const char *path, struct cstate_table *t,
 		      struct idl_err *err)
 {
 	struct parser p = { .file = path, .t = t, .err = err };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct idl_lines l;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	f = fopen(path, "r");
+	f = idl_input_fopen(path, IDL_TABLE_MAX_SIZE, "a C-state table",
+			    err);
 	if (!f)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-				   strerror(errno));
-	for (;;) {
-		/* getline() fails alike at EOF and on ENOMEM (a huge line
-		 * under a memory limit): only errno tells them apart */
-		errno = 0;
-		len = getline(&line, &cap, f);
-		if (len < 0)
-			break;
-		p.line++;
-		if ((size_t)len != strlen(line)) {
-			ret = idl_err_at_line(err, path, p.line,
-					      "NUL byte in line");
-			break;
-		}
-		line[strcspn(line, "\r\n")] = '\0';
-		ret = parse_line(&p, line);
+		return -1;
+	if (idl_lines_init(&l, f, path, IDL_TABLE_MAX_LINE, err)) {
+		fclose(f);
+		return -1;
+	}
+	while ((ret = idl_lines_next(&l, err)) > 0) {
+		p.line = l.no;
+		l.buf[strcspn(l.buf, "\r")] = '\0';
+		ret = parse_line(&p, l.buf);
 		if (ret)
 			break;
 	}
-	if (!ret && (ferror(f) || errno))
-		ret = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
-				  path, strerror(errno ? errno : EIO));
-	free(line);
+	idl_lines_free(&l);
 	fclose(f);
 	return ret ? -1 : finish(&p, path);
 }

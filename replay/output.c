@@ -14,6 +14,7 @@
 
 #include "events.h"
 #include "run.h"
+#include "text.h"
 
 typedef void (*emit_fn)(void *ctx, const char *metric, const char *key,
 			double v, bool is_int);
@@ -241,8 +242,14 @@ static void csv_emit(void *p, const char *metric, const char *key, double v,
 {
 	struct csv_ctx *c = p;
 
-	fprintf(c->f, "%s,%s,%s,%s,%s,", c->trace, c->cpu, c->gov, metric,
-		key ? key : "");
+	idl_csv_text(c->f, c->trace, false);
+	fprintf(c->f, ",%s,", c->cpu);
+	idl_csv_text(c->f, c->gov, false);
+	fputc(',', c->f);
+	idl_csv_text(c->f, metric, false);
+	fputc(',', c->f);
+	idl_csv_text(c->f, key ? key : "", false);
+	fputc(',', c->f);
 	if (isnan(v))
 		fputc('\n', c->f);	/* not defined: empty */
 	else if (is_int)
@@ -338,12 +345,13 @@ json_t *replay_json_column(const struct replay_trace *tr, int gi)
 
 	visit_column(tr, gi, &tr->total[gi], &tr->wl, json_emit, g);
 	if (tr->failed[gi])
-		json_object_set_new(g, "error", json_string(tr->failed[gi]));
+		json_object_set_new(g, "error",
+				    idl_json_string(tr->failed[gi]));
 	json_object_set_new(g, "live_at_capture", json_boolean(s->follows[gi]));
 	json_object_set_new(g, "capture_tunables",
 			    json_boolean(s->capture_tunables[gi]));
 	idl_governor_params(&s->gov[gi], params, sizeof(params));
-	json_object_set_new(g, "tunables", json_string(params));
+	json_object_set_new(g, "tunables", idl_json_string(params));
 	return g;
 }
 
@@ -355,8 +363,8 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 	unsigned int u;
 	int gi;
 
-	json_object_set_new(o, "file", json_string(tr->path));
-	json_object_set_new(o, "table", json_string(s->table.name));
+	json_object_set_new(o, "file", idl_json_string(tr->path));
+	json_object_set_new(o, "table", idl_json_string(s->table.name));
 	json_object_set_new(o, "own_table", json_boolean(s->own_table));
 	json_object_set_new(o, "states", json_table(tr));
 	json_object_set_new(o, "tick_nsec", json_integer(s->tick_nsec));
@@ -364,16 +372,16 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 	json_object_set_new(o, "latency_req_ns",
 			    json_integer(s->latency_req));
 	json_object_set_new(o, "merge_gap_ns", json_integer(s->merge_gap_ns));
-	json_object_set_new(o, "energy_model", json_string(
+	json_object_set_new(o, "energy_model", idl_json_string(
 		tr->energy.model == REPLAY_ENERGY_TABLE ? "table" : "derived"));
-	json_object_set_new(o, "energy_unit", json_string(tr->energy.unit));
+	json_object_set_new(o, "energy_unit", idl_json_string(tr->energy.unit));
 	json_object_set_new(o, "energy_transition_scale",
 			    json_real(tr->energy.kappa));
-	json_object_set_new(o, "live_governor", json_string(tr->meta.governor));
+	json_object_set_new(o, "live_governor", idl_json_string(tr->meta.governor));
 	json_object_set_new(o, "live_tunables",
-			    json_string(tr->meta.governor_params));
+			    idl_json_string(tr->meta.governor_params));
 	if (tr->damage[0])
-		json_object_set_new(o, "damage", json_string(tr->damage));
+		json_object_set_new(o, "damage", idl_json_string(tr->damage));
 	visit_workload(tr, &tr->wl, json_emit, wl);
 	json_object_set_new(o, "workload", wl);
 	for (gi = 0; gi < s->ngov; gi++)
@@ -512,7 +520,7 @@ static int write_json(FILE *f, const struct replay_run *run, bool per_cpu)
 		json_array_append_new(traces, json_trace(&run->tr[t], per_cpu));
 	for (gi = 0; gi < tr0->setup.ngov; gi++)
 		json_array_append_new(configs,
-				      json_string(tr0->setup.gov[gi].spec));
+				      idl_json_string(tr0->setup.gov[gi].spec));
 	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:I},"
 			 " s:o, s:o, s:o, s:o}",
 		"format", "idlelab-results", "version", 1, "kind", "replay",

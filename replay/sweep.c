@@ -14,6 +14,7 @@
 #include "host.h"
 #include "run.h"
 #include "sweep.h"
+#include "text.h"
 
 #define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(10))
 
@@ -42,19 +43,19 @@ static json_t *sweep_header(const struct sweep *s,
 	json_t *h = json_object(), *a;
 	unsigned int i;
 
-	json_object_set_new(h, "id", json_string(s->id));
+	json_object_set_new(h, "id", idl_json_string(s->id));
 	json_object_set_new(h, "cells_total", json_integer((json_int_t)s->ncell));
 	a = json_array();
 	for (i = 0; i < s->nconf; i++)
-		json_array_append_new(a, json_string(s->conf[i].gov.spec));
+		json_array_append_new(a, idl_json_string(s->conf[i].gov.spec));
 	json_object_set_new(h, "configs", a);
 	a = json_array();
 	for (i = 0; i < s->ntrace; i++)
-		json_array_append_new(a, json_string(s->traces[i]));
+		json_array_append_new(a, idl_json_string(s->traces[i]));
 	json_object_set_new(h, "traces", a);
 	a = json_array();
 	for (i = 0; i < s->ntable; i++)
-		json_array_append_new(a, json_string(s->tables[i]));
+		json_array_append_new(a, idl_json_string(s->tables[i]));
 	json_object_set_new(h, "tables", a);
 	if (o->nshard)
 		json_object_set_new(h, "shard", json_pack("{s:i, s:i}",

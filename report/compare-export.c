@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "text.h"
 
 struct cmp_cell_stats {
 	size_t n;
@@ -54,13 +55,7 @@ static void csv_num(FILE *f, double v)
 
 static void csv_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	idl_csv_text(f, s, true);
 }
 
 void cmp_print_csv(FILE *f, const struct cmp_table *t)
@@ -115,10 +110,10 @@ void cmp_print_json(FILE *f, const struct cmp_table *t)
 	int r, c;
 
 	for (c = 0; c < t->ncols; c++)
-		json_array_append_new(cols, json_string(t->col[c].title));
+		json_array_append_new(cols, idl_json_string(t->col[c].title));
 	json_object_set_new(root, "columns", cols);
 	json_object_set_new(root, "significance",
-			    json_string(t->rule == STAT_SIG_TTEST ? "ttest" : "ci"));
+			    idl_json_string(t->rule == STAT_SIG_TTEST ? "ttest" : "ci"));
 	for (r = 0; r < t->nrows; r++) {
 		const struct cmp_row *row = &t->row[r];
 

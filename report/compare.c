@@ -7,92 +7,232 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
 
-static bool same_key(const struct res_bench *b, const struct cmp_row *r)
+/*
+ * Building the table is linear in the benchmarks of all inputs: rows are
+ * found by hashing their key (open addressing, FNV-1a), and every cell,
+ * chain and first-of flag is worked out once here.
+ */
+static uint64_t hash_str(uint64_t h, const char *s)
 {
-	return !strcmp(b->name, r->name) && !strcmp(b->kase, r->kase) &&
-	       !strcmp(b->metric, r->metric);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull;	/* a separator */
 }
 
-static int add_rows(struct cmp_table *t, const struct res_set *rs,
-		    struct idl_err *err)
+static uint64_t key_hash(const char *name, const char *kase,
+			 const char *metric, int parts)
 {
-	int i, r;
+	uint64_t h = hash_str(14695981039346656037ull, name);
+
+	if (parts > 1)
+		h = hash_str(h, metric);
+	if (parts > 2)
+		h = hash_str(h, kase);
+	return h;
+}
+
+static bool row_is(const struct cmp_row *r, const char *name,
+		   const char *kase, const char *metric, int parts)
+{
+	return !strcmp(r->name, name) &&
+	       (parts < 2 || !strcmp(r->metric, metric)) &&
+	       (parts < 3 || !strcmp(r->kase, kase));
+}
+
+/*
+ * The slot of (name[, metric[, case]]) in @tab (entries: row + 1, 0 is
+ * free): the one holding it, or the free one where it goes.
+ */
+static int *slot(int *tab, size_t mask, const struct cmp_row *rows,
+		 const char *name, const char *kase, const char *metric,
+		 int parts)
+{
+	size_t i = key_hash(name, kase, metric, parts) & mask;
+
+	while (tab[i] && !row_is(&rows[tab[i] - 1], name, kase, metric,
+				 parts))
+		i = (i + 1) & mask;
+	return &tab[i];
+}
+
+struct build {
+	int	*rows, *metrics;	/* hashes by full key, name+metric */
+	int	*last_name, *last_metric;	/* last row of each chain */
+	size_t	mask;
+};
+
+static void chain(struct cmp_table *t, int r, int *first, int *last,
+		  bool name)
+{
+	struct cmp_row *row = &t->row[r];
+
+	if (!*first) {
+		*first = r + 1;
+		*(name ? &row->first_of_name : &row->first_of_metric) = true;
+	} else {
+		*(name ? &t->row[*last].next_of_name :
+		  &t->row[*last].next_of_metric) = r;
+	}
+	*last = r;
+}
+
+static int add_row(struct cmp_table *t, struct build *b,
+		   const struct res_bench *rb)
+{
+	int r = t->nrows++, *f;
+	struct cmp_row *row = &t->row[r];
+
+	*row = (struct cmp_row){
+		rb->name, rb->kase, rb->metric, rb->unit, rb->higher_is_better,
+		false, false, -1, -1
+	};
+	f = slot(t->by_name, t->by_name_mask, t->row, rb->name, "", "", 1);
+	chain(t, r, f, &b->last_name[f - t->by_name], true);
+	f = slot(b->metrics, b->mask, t->row, rb->name, "", rb->metric, 2);
+	chain(t, r, f, &b->last_metric[f - b->metrics], false);
+	return r;
+}
+
+static void add_set(struct cmp_table *t, struct build *b,
+		    const struct res_set *rs, int col0)
+{
+	int i, c, *f;
 
 	for (i = 0; i < rs->nbench; i++) {
-		const struct res_bench *b = &rs->bench[i];
-		struct cmp_row *nr;
+		const struct res_bench *rb = &rs->bench[i];
 
-		for (r = 0; r < t->nrows; r++)
-			if (same_key(b, &t->row[r]))
-				break;
-		if (r < t->nrows)
-			continue;
-		nr = realloc(t->row, (t->nrows + 1) * sizeof(*t->row));
-		if (!nr)
-			return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-		t->row = nr;
-		t->row[t->nrows++] = (struct cmp_row){
-			b->name, b->kase, b->metric, b->unit, b->higher_is_better
-		};
+		f = slot(b->rows, b->mask, t->row, rb->name, rb->kase,
+			 rb->metric, 3);
+		if (!*f)
+			*f = add_row(t, b, rb) + 1;
+		for (c = col0; c < t->ncols && t->col[c].rs == rs; c++)
+			t->cell[(size_t)(*f - 1) * CMP_MAX_COLUMNS + c] =
+				results_series(rb, t->col[c].config);
 	}
-	return 0;
+}
+
+/* Cells were laid out CMP_MAX_COLUMNS wide while columns were added. */
+static void pack_cells(struct cmp_table *t)
+{
+	size_t r;
+	int c;
+
+	for (r = 0; r < (size_t)t->nrows; r++)
+		for (c = 0; c < t->ncols; c++)
+			t->cell[r * t->ncols + c] =
+				t->cell[r * CMP_MAX_COLUMNS + c];
+}
+
+static void set_title(struct cmp_column *col, const struct res_set *sets,
+		      int nsets, int s, int c)
+{
+	/* several inputs: say which one each column is from */
+	if (nsets > 1 && sets[s].nconfigs > 1)
+		snprintf(col->title, sizeof(col->title), "%s/%s",
+			 sets[s].label, sets[s].configs[c]);
+	else if (nsets > 1)
+		snprintf(col->title, sizeof(col->title), "%s", sets[s].label);
+	else
+		snprintf(col->title, sizeof(col->title), "%s",
+			 sets[s].configs[c]);
+}
+
+static int build_alloc(struct cmp_table *t, struct build *b, size_t n,
+		       struct idl_err *err)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	b->mask = size - 1;
+	t->by_name_mask = size - 1;
+	t->row = calloc(n + 1, sizeof(*t->row));
+	t->cell = calloc((n + 1) * CMP_MAX_COLUMNS, sizeof(*t->cell));
+	t->by_name = calloc(size, sizeof(int));
+	b->rows = calloc(size, sizeof(int));
+	b->metrics = calloc(size, sizeof(int));
+	b->last_name = calloc(size, sizeof(int));
+	b->last_metric = calloc(size, sizeof(int));
+	if (t->row && t->cell && t->by_name && b->rows && b->metrics &&
+	    b->last_name && b->last_metric)
+		return 0;
+	return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+}
+
+static void build_free(struct build *b)
+{
+	free(b->rows);
+	free(b->metrics);
+	free(b->last_name);
+	free(b->last_metric);
 }
 
 int cmp_table_build(struct cmp_table *t, const struct res_set *sets,
 		    int nsets, enum stat_sig_rule rule, struct idl_err *err)
 {
-	int s, c;
+	struct build b = { 0 };
+	size_t n = 0;
+	int s, c, col0, ret = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->rule = rule;
-	for (s = 0; s < nsets; s++) {
-		for (c = 0; c < sets[s].nconfigs; c++) {
-			struct cmp_column *col;
-
-			if (t->ncols >= CMP_MAX_COLUMNS)
-				return idl_err_set(err, IDL_EXIT_BADINPUT,
-						   "more than %d columns to compare",
-						   CMP_MAX_COLUMNS);
-			col = &t->col[t->ncols++];
-			col->rs = &sets[s];
-			col->config = c;
-			/* several inputs: say which one each column is from */
-			if (nsets > 1 && sets[s].nconfigs > 1)
-				snprintf(col->title, sizeof(col->title), "%s/%s",
-					 sets[s].label, sets[s].configs[c]);
-			else if (nsets > 1)
-				snprintf(col->title, sizeof(col->title), "%s",
-					 sets[s].label);
-			else
-				snprintf(col->title, sizeof(col->title), "%s",
-					 sets[s].configs[c]);
-		}
-		if (add_rows(t, &sets[s], err))
-			return -1;
+	for (s = 0; s < nsets; s++)
+		n += (size_t)sets[s].nbench;
+	if (build_alloc(t, &b, n, err)) {
+		build_free(&b);
+		return -1;
 	}
-	return 0;
+	for (s = 0; s < nsets && !ret; s++) {
+		col0 = t->ncols;
+		for (c = 0; c < sets[s].nconfigs; c++) {
+			if (t->ncols >= CMP_MAX_COLUMNS) {
+				ret = idl_err_set(err, IDL_EXIT_BADINPUT,
+						  "more than %d columns to compare",
+						  CMP_MAX_COLUMNS);
+				break;
+			}
+			t->col[t->ncols].rs = &sets[s];
+			t->col[t->ncols].config = c;
+			set_title(&t->col[t->ncols++], sets, nsets, s, c);
+		}
+		if (!ret)
+			add_set(t, &b, &sets[s], col0);
+	}
+	build_free(&b);
+	pack_cells(t);
+	return ret;
 }
 
 void cmp_table_free(struct cmp_table *t)
 {
 	free(t->row);
+	free(t->cell);
+	free(t->by_name);
 	t->row = NULL;
+	t->cell = NULL;
+	t->by_name = NULL;
 }
 
 const struct res_series *cmp_cell(const struct cmp_table *t, int r, int c)
 {
-	const struct cmp_column *col = &t->col[c];
-	int i;
+	return t->cell[(size_t)r * t->ncols + c];
+}
 
-	for (i = 0; i < col->rs->nbench; i++)
-		if (same_key(&col->rs->bench[i], &t->row[r]))
-			return results_series(&col->rs->bench[i], col->config);
-	return NULL;
+int cmp_first_row(const struct cmp_table *t, const char *name)
+{
+	size_t i = key_hash(name, "", "", 1) & t->by_name_mask;
+
+	if (!t->by_name)
+		return -1;
+	while (t->by_name[i] && strcmp(t->row[t->by_name[i] - 1].name, name))
+		i = (i + 1) & t->by_name_mask;
+	return t->by_name[i] - 1;
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -158,9 +298,7 @@ static int label_width(const struct cmp_table *t, const char *name)
 	char buf[2 * RES_NAME_LEN + 2];
 	int r, w = 8;
 
-	for (r = 0; r < t->nrows; r++) {
-		if (strcmp(t->row[r].name, name))
-			continue;
+	for (r = cmp_first_row(t, name); r >= 0; r = t->row[r].next_of_name) {
 		row_label(buf, sizeof(buf), &t->row[r]);
 		if ((int)strlen(buf) > w)
 			w = (int)strlen(buf);
@@ -173,9 +311,7 @@ static int value_width(const struct cmp_table *t, const char *name)
 	int r, c, s, w = 10;
 	char buf[64];
 
-	for (r = 0; r < t->nrows; r++) {
-		if (strcmp(t->row[r].name, name))
-			continue;
+	for (r = cmp_first_row(t, name); r >= 0; r = t->row[r].next_of_name) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct res_series *v = cmp_cell(t, r, c);
 
@@ -234,11 +370,10 @@ static void print_mmtests_bench(FILE *f, const struct cmp_table *t,
 		fputc('-', f);
 	fputc('\n', f);
 	for (s = 0; s < ST_COUNT; s++) {
-		for (r = 0; r < t->nrows; r++) {
+		for (r = cmp_first_row(t, name); r >= 0;
+		     r = t->row[r].next_of_name) {
 			const struct cmp_row *row = &t->row[r];
 
-			if (strcmp(row->name, name))
-				continue;
 			row_label(buf, sizeof(buf), row);
 			fprintf(f, "%-10s%-*s", stat_label(s, row->higher_is_better),
 				lw, buf);
@@ -255,15 +390,11 @@ static void for_each_benchmark(FILE *f, const struct cmp_table *t,
 			       void (*fn)(FILE *, const struct cmp_table *,
 					  const char *))
 {
-	int r, q;
+	int r;
 
-	for (r = 0; r < t->nrows; r++) {
-		for (q = 0; q < r; q++)
-			if (!strcmp(t->row[q].name, t->row[r].name))
-				break;
-		if (q == r)
+	for (r = 0; r < t->nrows; r++)
+		if (t->row[r].first_of_name)
 			fn(f, t, t->row[r].name);
-	}
 }
 
 void cmp_print_mmtests(FILE *f, const struct cmp_table *t)
@@ -312,10 +443,8 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 	char title[RES_NAME_LEN * 2 + 16], units[160];
 	int r, c, cw[CMP_MAX_COLUMNS], lw = 8;
 
-	for (r = r0; r < t->nrows; r++)
-		if (!strcmp(t->row[r].name, first->name) &&
-		    !strcmp(t->row[r].metric, first->metric) &&
-		    (int)strlen(t->row[r].kase) > lw)
+	for (r = r0; r >= 0; r = t->row[r].next_of_metric)
+		if ((int)strlen(t->row[r].kase) > lw)
 			lw = (int)strlen(t->row[r].kase);
 	normalized_units(units, sizeof(units), first);
 	fprintf(f, "==================================================================\n");
@@ -332,12 +461,9 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 		fprintf(f, " %*s", cw[c], title);
 	}
 	fputc('\n', f);
-	for (r = r0; r < t->nrows; r++) {
+	for (r = r0; r >= 0; r = t->row[r].next_of_metric) {
 		const struct cmp_row *row = &t->row[r];
 
-		if (strcmp(row->name, first->name) ||
-		    strcmp(row->metric, first->metric))
-			continue;
 		fprintf(f, "%*s ", lw, row->kase[0] ? row->kase : "-");
 		for (c = 0; c < t->ncols; c++)
 			print_normalized_cell(f, t, r, c, cw[c]);
@@ -348,16 +474,11 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 
 void cmp_print_normalized(FILE *f, const struct cmp_table *t)
 {
-	int r, q;
+	int r;
 
-	for (r = 0; r < t->nrows; r++) {
-		for (q = 0; q < r; q++)
-			if (!strcmp(t->row[q].name, t->row[r].name) &&
-			    !strcmp(t->row[q].metric, t->row[r].metric))
-				break;
-		if (q == r)
+	for (r = 0; r < t->nrows; r++)
+		if (t->row[r].first_of_metric)
 			print_normalized_metric(f, t, r);
-	}
 }
 
 /* -------------------------------------------------------------- summary */
@@ -368,12 +489,11 @@ double cmp_benchmark_ratio(const struct cmp_table *t, const char *name, int c)
 	size_t n = 0;
 	int r;
 
-	for (r = 0; r < t->nrows && n < 256; r++) {
+	for (r = cmp_first_row(t, name); r >= 0 && n < 256;
+	     r = t->row[r].next_of_name) {
 		const struct res_series *b, *v;
 		double bm, m;
 
-		if (strcmp(t->row[r].name, name))
-			continue;
 		b = cmp_cell(t, r, 0);
 		v = cmp_cell(t, r, c);
 		if (!b || !v)

@@ -21,10 +21,16 @@ struct cmp_column {
 	char			title[RES_NAME_LEN * 2];
 };
 
-/* A row key: one (benchmark, case, metric) found in any input. */
+/*
+ * A row key: one (benchmark, case, metric) found in any input.  The rows
+ * of one benchmark, and of one benchmark and metric, are chained in
+ * order (-1 ends a chain), so that printing stays linear in the rows.
+ */
 struct cmp_row {
 	const char	*name, *kase, *metric, *unit;
 	bool		higher_is_better;
+	bool		first_of_name, first_of_metric;
+	int		next_of_name, next_of_metric;
 };
 
 struct cmp_table {
@@ -33,6 +39,11 @@ struct cmp_table {
 	int			nrows;
 	struct cmp_row		*row;
 	enum stat_sig_rule	rule;
+	/* cell[r * ncols + c]: the values of row r in column c, or NULL */
+	const struct res_series	**cell;
+	/* hash of benchmark names: index of the first row of each + 1 */
+	int			*by_name;
+	size_t			by_name_mask;
 };
 
 /*
@@ -52,6 +63,9 @@ void cmp_print_summary(FILE *f, const struct cmp_table *t);
 void cmp_print_idle(FILE *f, const struct cmp_table *t);
 void cmp_print_csv(FILE *f, const struct cmp_table *t);
 void cmp_print_json(FILE *f, const struct cmp_table *t);
+
+/* The first row of benchmark @name, or -1. */
+int cmp_first_row(const struct cmp_table *t, const char *name);
 
 /* Geometric mean over a benchmark's rows of the per-row ratio
  * (column mean vs baseline mean, >1 = better); NAN if nothing to compare. */

@@ -16,23 +16,17 @@
 
 void html_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
+	size_t n;
+
+	for (;;) {
+		n = strcspn(s, "<>&\"");
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			return;
+		fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" :
+		      *s == '&' ? "&amp;" : "&quot;", f);
+		s++;
 	}
 }
 
@@ -312,7 +306,7 @@ static void plot_vs_oracle(FILE *f, const struct cmp_table *t, bool by_cause,
 
 static void summary_table(FILE *f, const struct cmp_table *t)
 {
-	int r, q, c;
+	int r, c;
 
 	fputs("<table><tr><th>benchmark</th>", f);
 	for (c = 0; c < t->ncols; c++) {
@@ -322,10 +316,7 @@ static void summary_table(FILE *f, const struct cmp_table *t)
 	}
 	fputs("</tr>\n", f);
 	for (r = 0; r < t->nrows; r++) {
-		for (q = 0; q < r; q++)
-			if (!strcmp(t->row[q].name, t->row[r].name))
-				break;
-		if (q < r)
+		if (!t->row[r].first_of_name)
 			continue;
 		fputs("<tr><td>", f);
 		html_escape(f, t->row[r].name);

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "input.h"
+#include "text.h"
 #include "results.h"
 
 static int bad(struct idl_err *err, const char *path, json_t *at,
@@ -22,9 +24,11 @@ static int bad(struct idl_err *err, const char *path, json_t *at,
 	return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path, what);
 }
 
+/* Names reach terminals and CSV: control characters are shown as '?'. */
 static void copy_str(char *dst, size_t len, json_t *s)
 {
 	snprintf(dst, len, "%s", json_is_string(s) ? json_string_value(s) : "");
+	idl_text_clean(dst);
 }
 
 /* A name that does not fit would be cut silently (and two long names
@@ -162,6 +166,7 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 				return bad(err, rs->path, x,
 					   "\"residency_pct\" must hold numbers");
 			snprintf(ri->state[ri->nstates], sizeof(ri->state[0]), "%s", st);
+			idl_text_clean(ri->state[ri->nstates]);
 			ri->residency_pct[ri->nstates++] = json_number_value(x);
 		}
 		en = json_object_get(ji, "energy");
@@ -251,10 +256,57 @@ static void set_label(struct res_set *rs, const char *path)
 		rs->label[n - 5] = '\0';
 }
 
+/* jansson reads through this: it counts line lengths to enforce the cap */
+struct capped_reader {
+	FILE	*f;
+	size_t	line_len;
+	bool	too_long;
+};
+
+static size_t capped_read(void *buf, size_t len, void *data)
+{
+	struct capped_reader *r = data;
+	size_t n = fread(buf, 1, len, r->f), i;
+
+	for (i = 0; i < n; i++) {
+		r->line_len = ((char *)buf)[i] == '\n' ? 0 : r->line_len + 1;
+		if (r->line_len > IDL_RESULTS_MAX_LINE) {
+			r->too_long = true;
+			return (size_t)-1;
+		}
+	}
+	return n;
+}
+
+static json_t *load_json(const char *file, struct idl_err *err)
+{
+	struct capped_reader r = { 0 };
+	json_error_t jerr;
+	json_t *root;
+
+	r.f = idl_input_fopen(file, IDL_RESULTS_MAX_SIZE, "a results file",
+			      err);
+	if (!r.f)
+		return NULL;
+	root = json_load_callback(capped_read, &r, JSON_REJECT_DUPLICATES,
+				  &jerr);
+	fclose(r.f);
+	if (r.too_long)
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: line too long "
+			    "(more than %u bytes)", file, jerr.line,
+			    IDL_RESULTS_MAX_LINE);
+	else if (!root && jerr.line < 1)	/* not a syntax error */
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", file,
+			    jerr.text);
+	else if (!root)
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", file,
+			    jerr.line, jerr.text);
+	return root;
+}
+
 int results_load(const char *path, struct res_set *rs, struct idl_err *err)
 {
 	char file[480];
-	json_error_t jerr;
 	struct stat st;
 	json_t *root;
 	int ret;
@@ -269,12 +321,9 @@ int results_load(const char *path, struct res_set *rs, struct idl_err *err)
 	snprintf(rs->path, sizeof(rs->path), "%s", file);
 	set_label(rs, path);
 
-	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root && jerr.line < 1)	/* not a syntax error: no line */
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s", jerr.text);
+	root = load_json(file, err);
 	if (!root)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", file,
-				   jerr.line, jerr.text);
+		return -1;
 	ret = load_root(rs, root, err);
 	json_decref(root);
 	if (ret)

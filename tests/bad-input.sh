@@ -8,14 +8,18 @@
 #   FILE     a file in tests/bad-input, or a generated one:
 #            @dir (a directory), @missing (under a non-existent dir),
 #            @notdir (below a regular file), @fifo (a FIFO fed by a
-#            writer that closes it), @hugeline-ftrace, @hugeline-report,
+#            writer that closes it), @fifo-nowriter (a FIFO nobody
+#            opens for writing), @zero (/dev/zero), @sparse (an 8 GiB
+#            sparse file), @longline-table (a table with a 100 KB
+#            comment line), @hugeline-ftrace, @hugeline-report,
 #            @hugeline-decide, @hugeline-table, @hugeline-json (a 64 MiB
 #            line after a valid start), @dat-trunc (the trappy trace.dat
 #            of the data corpus cut 376 bytes short; the corpus is
 #            $IDLELAB_CORPUS, by default shared/corpus in the directory
 #            that holds the source tree, and the line is skipped when
 #            the file is not there)
-#   COMMAND  idlelab arguments; {} is the file, {out} an output path
+#   COMMAND  idlelab arguments; {} is the file, {out} an output path,
+#            {dir} this corpus directory (tests/bad-input in the sources)
 #   STATUS   expected exit status
 #   PREFIX   the first line of standard error starts with this ({} is
 #            replaced by the file); "-" for no error output expected
@@ -51,6 +55,20 @@ path_of() {
 	@missing) echo "$tmp/no-such-dir/file" ;;
 	@notdir) : >"$tmp/plain"; echo "$tmp/plain/file" ;;
 	@fifo) echo "$tmp/fifo" ;;
+	@fifo-nowriter)
+		[ -p "$tmp/fifo-nw" ] || mkfifo "$tmp/fifo-nw"
+		echo "$tmp/fifo-nw" ;;
+	@zero) echo /dev/zero ;;
+	@sparse)
+		[ -f "$tmp/sparse" ] || truncate -s 8G "$tmp/sparse"
+		echo "$tmp/sparse" ;;
+	@longline-table)
+		if [ ! -f "$tmp/ll-table" ]; then
+			printf 'name x\n# ' >"$tmp/ll-table"
+			head -c 100000 /dev/zero | tr '\0' x >>"$tmp/ll-table"
+			printf '\nstate 0 POLL 0 0\n' >>"$tmp/ll-table"
+		fi
+		echo "$tmp/ll-table" ;;
 	@hugeline-ftrace)
 		[ -f "$tmp/hl-ftrace" ] || hugeline "$(printf '# tracer: nop\n          <idle>-0       [000] d..1.   100.000100: cpu_idle: state=1 cpu_id=0 ')" "$tmp/hl-ftrace"
 		echo "$tmp/hl-ftrace" ;;
@@ -101,9 +119,11 @@ while IFS='|' read -r file cmd status prefix note; do
 	rm -rf "$out"
 	args=${cmd//\{\}/$p}
 	args=${args//\{out\}/$out}
+	args=${args//\{dir\}/$dir}
 	# shellcheck disable=SC2086 # the template is split into words
 	t=$TIMEOUT
 	case $note in xfail*) t=10 ;; esac	# a known hang need not wait
+	case $file in @fifo-nowriter|@zero) t=10 ;; esac	# nor a hang
 	timeout "$t" "$IDLELAB" $args >"$tmp/stdout" 2>"$tmp/stderr" \
 		</dev/null
 	got=$?

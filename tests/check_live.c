@@ -188,8 +188,8 @@ START_TEST(test_journal_roundtrip)
 	read_file(p, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "menu");
 	/* restore: back to teo, cpu0 C1 enabled, cpu1 C6 disabled again */
-	ck_assert_int_eq(idlectl_journal_restore(journal, what, sizeof(what),
-						 &err), 0);
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, what,
+						 sizeof(what), &err), 0);
 	read_file(p, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "teo");
 	ck_assert_int_eq(idlectl_get_disable(root, 0, 1, &v, &err), 0);
@@ -202,28 +202,174 @@ START_TEST(test_journal_roundtrip)
 }
 END_TEST
 
+/* The one file NAME.bad-* next to @journal, or fail. */
+static void assert_moved_aside(const char *journal)
+{
+	char cmd[1400], buf[64];
+	FILE *p;
+
+	ck_assert(!idlectl_journal_exists(journal));
+	snprintf(cmd, sizeof(cmd), "ls '%s'.bad-* | wc -l", journal);
+	p = popen(cmd, "r");
+	ck_assert(p && fgets(buf, sizeof(buf), p));
+	pclose(p);
+	ck_assert_int_eq(atoi(buf), 1);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Every state of the fixture's two CPUs reads @want. */
+static void assert_all_disable(const char *root, int want)
+{
+	struct idl_err err = { 0 };
+	int cpu, st, v;
+
+	for (cpu = 0; cpu < 2; cpu++)
+		for (st = 0; st < 3; st++) {
+			ck_assert_int_eq(idlectl_get_disable(root, cpu, st, &v,
+							     &err), 0);
+			ck_assert_int_eq(v, want);
+		}
+}
+
+/*
+ * A damaged journal (issue 18, item 2) used to be refused again by every
+ * later run; now the safe part is put back and it is moved aside.
+ */
 START_TEST(test_journal_bad)
 {
-	char root[1024], journal[1200];
+	char root[1024], journal[1200], p[1400], buf[64], text[1400];
 	struct idl_err err = { 0 };
-	FILE *f;
 
 	copy_tree("before", root, sizeof(root));
 	snprintf(journal, sizeof(journal), "%s/../live.journal", root);
-	f = fopen(journal, "w");
-	fprintf(f, "idlelab-live-journal 1\nroot %s\ngovernor menu\n"
-		"disable x y z\n", root);
+	snprintf(text, sizeof(text), "idlelab-live-journal 1\nroot %s\n"
+		 "governor menu\ndisable x y z\n", root);
+	write_text(journal, text);
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, NULL, 0,
+						 &err), -1);
+	ck_assert_msg(strstr(err.msg, "incomplete journal moved aside to") !=
+		      NULL, "%s", err.msg);
+	ck_assert_int_eq(err.status, 1);
+	assert_moved_aside(journal);
+	/* the header's governor, every state enabled (cpu1 C6 was not) */
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	read_file(p, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "menu");
+	assert_all_disable(root, 0);
+	/* not a journal at all: the governor stays, the file goes aside */
+	snprintf(p, sizeof(p), "rm -f '%s'.bad-*", journal);
+	ck_assert_int_eq(system(p), 0);
+	write_text(journal, "something else\n");
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, NULL, 0,
+						 &err), -1);
+	assert_moved_aside(journal);
+	rm_tree(root);
+}
+END_TEST
+
+/* Cut @path after the first line that starts with @prefix. */
+static void cut_after(const char *path, const char *prefix)
+{
+	char buf[8192], *at;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	ck_assert(f != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
-	ck_assert_int_eq(idlectl_journal_restore(journal, NULL, 0, &err), -1);
-	ck_assert_msg(strstr(err.msg, "live.journal:4: cannot parse") != NULL,
-		      "%s", err.msg);
-	/* the governor is still put back, and the journal is kept */
-	ck_assert(idlectl_journal_exists(journal));
-	f = fopen(journal, "w");
-	fprintf(f, "something else\n");
-	fclose(f);
-	ck_assert_int_eq(idlectl_journal_restore(journal, NULL, 0, &err), -1);
-	ck_assert(strstr(err.msg, ":1: not an idlelab live journal") != NULL);
+	buf[n] = '\0';
+	at = strstr(buf, prefix);
+	ck_assert(at != NULL);
+	ck_assert(truncate(path, (strchr(at, '\n') + 1) - buf) == 0);
+}
+
+/*
+ * Issue 18, item 1: a journal torn after its first disable line was
+ * "restored" (one value), deleted, and the session's disabled states
+ * stayed disabled.
+ */
+START_TEST(test_journal_torn)
+{
+	char root[1024], journal[1200], what[256] = "";
+	struct idl_err err = { 0 };
+	int v;
+
+	copy_tree("before", root, sizeof(root));
+	ck_assert_int_eq(idlectl_set_disable(root, 1, 2, 0, &err), 0);
+	snprintf(journal, sizeof(journal), "%s/../live.journal", root);
+	ck_assert_int_eq(idlectl_journal_save(root, journal, &err), 0);
+	/* the session disables state 1 everywhere, then the journal tears */
+	ck_assert_int_eq(idlectl_set_disable(root, 0, 1, 1, &err), 0);
+	ck_assert_int_eq(idlectl_set_disable(root, 1, 1, 1, &err), 0);
+	ck_assert_int_eq(idlectl_set_governor(root, "menu", &err), 0);
+	cut_after(journal, "disable 0 0 0");
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, what,
+						 sizeof(what), &err), -1);
+	ck_assert_str_eq(what, "");
+	ck_assert(strstr(err.msg, "incomplete journal") != NULL);
+	assert_moved_aside(journal);
+	ck_assert_int_eq(idlectl_get_disable(root, 1, 1, &v, &err), 0);
+	ck_assert_int_eq(v, 0);
+	assert_all_disable(root, 0);
+	rm_tree(root);
+}
+END_TEST
+
+/* A complete journal with one value changed fails its checksum. */
+START_TEST(test_journal_checksum)
+{
+	char root[1024], journal[1200], cmd[1400];
+	struct idl_err err = { 0 };
+
+	copy_tree("before", root, sizeof(root));
+	snprintf(journal, sizeof(journal), "%s/../live.journal", root);
+	ck_assert_int_eq(idlectl_journal_save(root, journal, &err), 0);
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^disable 1 2 1$/disable 1 2 0/' "
+		 "'%s'", journal);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, NULL, 0,
+						 &err), -1);
+	assert_moved_aside(journal);
+	rm_tree(root);
+}
+END_TEST
+
+/* Format 1 journals (before issue 18) are still read: whole, or not. */
+START_TEST(test_journal_v1)
+{
+	char root[1024], journal[1200], text[2048], what[256];
+	struct idl_err err = { 0 };
+	int v;
+
+	copy_tree("before", root, sizeof(root));
+	snprintf(journal, sizeof(journal), "%s/../live.journal", root);
+	snprintf(text, sizeof(text), "idlelab-live-journal 1\npid 1\n"
+		 "root %s\ngovernor ladder\ndisable 0 0 0\ndisable 0 1 0\n"
+		 "disable 0 2 0\ndisable 1 0 0\ndisable 1 1 0\n"
+		 "disable 1 2 1\n", root);
+	write_text(journal, text);
+	ck_assert_int_eq(idlectl_set_disable(root, 1, 2, 0, &err), 0);
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, what,
+						 sizeof(what), &err), 0);
+	ck_assert_str_eq(what, "governor ladder and 6 state disable values");
+	ck_assert(!idlectl_journal_exists(journal));
+	ck_assert_int_eq(idlectl_get_disable(root, 1, 2, &v, &err), 0);
+	ck_assert_int_eq(v, 1);
+	/* cut after cpu0's lines: not every state is there */
+	*strstr(text, "disable 1 0 0") = '\0';
+	write_text(journal, text);
+	ck_assert_int_eq(idlectl_journal_restore(journal, root, what,
+						 sizeof(what), &err), -1);
+	assert_moved_aside(journal);
+	assert_all_disable(root, 0);
 	rm_tree(root);
 }
 END_TEST
@@ -563,6 +709,9 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_energy_model);
 	tcase_add_test(tc, test_journal_roundtrip);
 	tcase_add_test(tc, test_journal_bad);
+	tcase_add_test(tc, test_journal_torn);
+	tcase_add_test(tc, test_journal_checksum);
+	tcase_add_test(tc, test_journal_v1);
 	tcase_add_test(tc, test_governors);
 	tcase_add_test(tc, test_lock);
 	tcase_add_test(tc, test_rapl);

@@ -1,9 +1,11 @@
 ## tests for hardening: bad input, bounded memory, atomic writes, fuzzing
 
-TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh
+TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh \
+	tests/text-safety.sh
 dist_doc_DATA += doc/hardening.md
 EXTRA_DIST += tests/bad-input.sh tests/bounded-memory.sh \
-	tests/atomic-write.sh tests/bad-input tests/fuzz .ci/hardening
+	tests/atomic-write.sh tests/text-safety.sh tests/bad-input tests/fuzz \
+	.ci/hardening
 
 # tests/bad-input is a directory of inputs, not a program made from
 # tests/bad-input.sh: without a rule of its own, make's built-in ".sh:"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # idlelab record on this machine: root, tracefs and cpuidle needed (else
 # SKIP).  Checks the file is a valid trace and that the private tracefs
-# instance is gone after a timed run, after SIGINT, and after an error.
+# instance is gone after a timed run, after SIGINT, and after an error,
+# and that an instance left by a killed recorder is removed.
 set -u
 : "${IDLELAB:=./idlelab}"
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
@@ -51,7 +52,21 @@ pid=$!
 wait $pid && bad "record into a missing directory succeeded"
 [ -z "$(left $pid)" ] || bad "instance left after an error"
 
-# 5. usage
+# 5. an instance left by a killed recorder (its PID is gone) is removed
+# by the next start, with a message; one of a living PID is kept
+sh -c 'exit 0' & dead=$!
+wait $dead
+mkdir $TR/instances/idlelab-record-$dead-0badc0de
+mkdir $TR/instances/idlelab-record-$$-0badc0de
+"$IDLELAB" record -q -o "$T/s.idl" --duration 0.2 2>"$T/err" ||
+	bad "record with a stale instance: $(cat "$T/err")"
+[ -z "$(left $dead)" ] || bad "stale instance of PID $dead kept"
+grep -q "removed tracefs instance idlelab-record-$dead-0badc0de, left by a killed recorder" "$T/err" ||
+	bad "no message on the stale instance: $(cat "$T/err")"
+[ -n "$(left $$)" ] || bad "the instance of a living PID was removed"
+rmdir $TR/instances/idlelab-record-$$-0badc0de $TR/instances/idlelab-record-$dead-0badc0de 2>/dev/null
+
+# 6. usage
 "$IDLELAB" record --help | grep -q '^usage: idlelab record' || bad "--help"
 "$IDLELAB" record --cpus 0-x -o "$T/e.idl" 2>/dev/null
 [ $? -eq 2 ] || bad "bad --cpus not a usage error"

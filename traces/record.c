@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 
 #include <idlelab/governor.h>
 
+#include "atomic.h"
 #include "cstate.h"
 #include "decode-bin.h"
 #include "host.h"
@@ -253,6 +255,57 @@ static int emit(void *ctx, const struct idle_period *p, struct idl_err *err)
 	return trace_writer_add(r->w, p, err);
 }
 
+/* Instances of recorders that are gone (killed with SIGKILL: no cleanup). */
+#define STALE_MAX	64
+struct stale {
+	char	name[STALE_MAX][64];
+	int	n;
+};
+
+static int find_stale(const char *name, void *ctx)
+{
+	struct stale *st = ctx;
+	unsigned int rnd;
+	int pid, end = 0;
+
+	if (sscanf(name, "idlelab-record-%d-%8x%n", &pid, &rnd, &end) != 2 ||
+	    name[end] || strlen(name) >= sizeof(st->name[0]) || pid <= 0)
+		return 0;
+	/* EPERM means alive; a recorder of another PID namespace is not
+	 * seen here and its instance would be taken for stale: only root
+	 * of the host records, so that case is not supported */
+	if (kill(pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	strcpy(st->name[st->n++], name);
+	return st->n == STALE_MAX;
+}
+
+static void remove_stale_instances(void)
+{
+	struct stale st = { .n = 0 };
+	int i;
+
+	tracefs_instances_walk(find_stale, &st);
+	for (i = 0; i < st.n; i++) {
+		struct tracefs_instance *in = tracefs_instance_alloc(NULL,
+								     st.name[i]);
+
+		if (!in)
+			continue;
+		tracefs_trace_off(in);
+		tracefs_event_disable(in, NULL, NULL);
+		if (tracefs_instance_destroy(in))
+			fprintf(stderr, "idlelab record: tracefs instance %s "
+				"of a killed recorder: cannot remove it: %s\n",
+				st.name[i], strerror(errno));
+		else
+			fprintf(stderr, "idlelab record: removed tracefs "
+				"instance %s, left by a killed recorder\n",
+				st.name[i]);
+		tracefs_instance_free(in);
+	}
+}
+
 static int make_instance(struct rec *r, struct idl_err *err)
 {
 	char name[96];
@@ -269,6 +322,7 @@ static int make_instance(struct rec *r, struct idl_err *err)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "tracefs is not available (root needed; "
 				   "mount -t tracefs nodev /sys/kernel/tracing)");
+	remove_stale_instances();
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (unsigned int)time(NULL);
 	snprintf(name, sizeof(name), "idlelab-record-%d-%08x", (int)getpid(),
@@ -542,8 +596,8 @@ static int open_raw(struct rec *r, const struct trace_meta *m,
 
 	if (!r->o->raw)
 		return 0;
-	snprintf(r->raw_tmp, sizeof(r->raw_tmp), "%s.tmpXXXXXX", r->o->raw);
-	fd = mkstemp(r->raw_tmp);
+	fd = idl_tmp_template(r->o->raw, r->raw_tmp, sizeof(r->raw_tmp)) ?
+	     (errno = ENAMETOOLONG, -1) : mkstemp(r->raw_tmp);
 	if (fd < 0 || !(r->raw = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);

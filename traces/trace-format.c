@@ -26,6 +26,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "atomic.h"
+#include "input.h"
 #include "trace.h"
 #include "trace-format.h"
 
@@ -277,10 +279,13 @@ struct trace_writer *trace_writer_create(const char *path,
 					 struct idl_err *err)
 {
 	struct trace_writer *w = calloc(1, sizeof(*w));
+	size_t tlen = strlen(path) + 40;
 	mode_t mask;
 
-	if (!w || !(w->path = strdup(path)) ||
-	    asprintf(&w->tmp, "%s.tmp-XXXXXX", path) < 0) {
+	if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(tlen)) ||
+	    idl_tmp_template(path, w->tmp, tlen)) {
+		if (w)
+			free(w->tmp);
 		if (w)
 			free(w->path);
 		free(w);
@@ -637,15 +642,12 @@ struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 		return NULL;
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO, a device or a directory is refused without blocking */
+	r->fd = idl_input_open(path, 0, NULL, err);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-			    strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: not a regular file",
-			    path);
+		if (r->fd >= 0)
+			idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+				    strerror(errno));
 		goto fail;
 	}
 	r->size = (uint64_t)st.st_size;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace-format.h"
+#include "text.h"
 
 struct tlv_buf {
 	uint8_t	*p;
@@ -238,6 +239,11 @@ static int get_str(const struct tlv_in *in, char *dst, size_t size,
 					 in->tag);
 	memcpy(dst, in->v, in->len);
 	dst[in->len] = '\0';
+	/* names reach terminals, CSV and JSON: no escape sequences there */
+	if (idl_text_clean(dst))
+		idl_warn("%s: offset %" PRIu64 ": metadata tag %u: control "
+			 "characters or bytes that are not UTF-8, shown as "
+			 "'?'", in->path, in->off, in->tag);
 	return 0;
 }
 
@@ -428,12 +434,39 @@ static int decode_one(const struct tlv_in *in, struct trace_meta *m,
 	return ret < 0 ? -1 : 0;
 }
 
+/*
+ * What the metadata says must make sense as a whole: the embedded table
+ * passes the same validator as a table file, the CPU count and the span
+ * are possible.
+ */
+static int meta_check(const struct trace_meta *m, const char *path,
+		      uint64_t base, struct idl_err *err)
+{
+	char where[600];
+
+	if (m->nr_cpus > TRACE_MAX_CPUS)
+		return idl_err_at_offset(err, path, base,
+					 "%" PRIu32 " CPUs, at most %d allowed",
+					 m->nr_cpus, TRACE_MAX_CPUS);
+	if (m->start_ns > m->end_ns)
+		return idl_err_at_offset(err, path, base,
+					 "capture starts (%" PRIu64 " ns) after "
+					 "it ends (%" PRIu64 " ns)",
+					 m->start_ns, m->end_ns);
+	if (!m->table.count)	/* no table: the reader's user brings one */
+		return 0;
+	snprintf(where, sizeof(where), "%s: offset %" PRIu64
+		 ": embedded C-state table", path, base);
+	return cstate_table_validate(&m->table, where, NULL, err);
+}
+
 int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 		   uint64_t base, struct trace_meta *m, int64_t *nr_blocks,
 		   struct tf_counters *ctr, struct idl_err *err)
 {
 	struct tlv_in in = { .path = path };
 	int state = -1, max_state = -1;
+	unsigned int seen = 0;
 	size_t pos = 0;
 
 	trace_meta_init(m);
@@ -452,6 +485,12 @@ int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 		in.v = buf + pos + 4;
 		if (decode_one(&in, m, nr_blocks, &state, ctr, err) < 0)
 			return -1;
+		if (in.tag == TF_T_STATE && (seen & 1u << state))
+			return idl_err_at_offset(err, path, in.off,
+						 "C-state %d described twice",
+						 state);
+		if (in.tag == TF_T_STATE)
+			seen |= 1u << state;
 		if (state > max_state)
 			max_state = state;
 		pos += 4 + (size_t)in.len;
@@ -466,5 +505,5 @@ int tf_meta_decode(const uint8_t *buf, size_t len, const char *path,
 						 "counters of state %u but the table has %d states",
 						 ctr->c[pos].state,
 						 m->table.count);
-	return 0;
+	return meta_check(m, path, base, err);
 }

@@ -59,6 +59,37 @@ def meta_with(tag, value):
     return out
 
 
+def meta_state(index, tag, value):
+    """The metadata with @tag of C-state @index replaced."""
+    out, off, state = b'', 0, -1
+    while off < len(meta):
+        t, n = struct.unpack_from('<HH', meta, off)
+        if t == 48:
+            state = struct.unpack_from('<I', meta, off + 4)[0]
+        if t == tag and state == index:
+            out += struct.pack('<HH', tag, len(value)) + value
+        else:
+            out += meta[off:off + 4 + n]
+        off += 4 + n
+    return out
+
+
+def meta_dup_state(index, to):
+    """The metadata with C-state @index's tags also given as C-state @to."""
+    out, off, state, extra = b'', 0, -1, b''
+    while off < len(meta):
+        t, n = struct.unpack_from('<HH', meta, off)
+        if t == 48:
+            state = struct.unpack_from('<I', meta, off + 4)[0]
+        out += meta[off:off + 4 + n]
+        if t == 48 and state == index:
+            extra += struct.pack('<HHI', 48, 4, to)
+        elif 48 < t < 64 and state == index:
+            extra += meta[off:off + 4 + n]
+        off += 4 + n
+    return out + extra
+
+
 def write(name, body):
     with open(os.path.join(OUT, name), 'wb') as f:
         f.write(body)
@@ -104,6 +135,22 @@ write('trace-meta-str-nul.trace', header(meta=meta_with(
       1, b'6.18\0evil')) + block(0, good) + end(1, 4))
 write('trace-meta-bad-length.trace', header(meta=meta_with(
       7, struct.pack('<Q', 250))) + block(0, good) + end(1, 4))
+# the embedded table and metadata broken as a table file can be (issue 18)
+write('trace-table-negative-latency.trace', header(meta=meta_state(
+      2, 51, struct.pack('<q', -5000))) + block(0, good) + end(1, 4))
+write('trace-table-negative-residency.trace', header(meta=meta_state(
+      1, 52, struct.pack('<q', -1))) + block(0, good) + end(1, 4))
+write('trace-table-poll-state1.trace', header(meta=meta_state(
+      1, 53, struct.pack('<I', 1))) + block(0, good) + end(1, 4))
+write('trace-table-dup-state.trace', header(meta=meta_dup_state(1, 1)) +
+      block(0, good) + end(1, 4))
+write('trace-meta-cpus-max.trace', header(meta=meta_with(
+      8, struct.pack('<I', 0xFFFFFFFF))) + block(0, good) + end(1, 4))
+write('trace-meta-start-after-end.trace', header(meta=meta_with(
+      10, struct.pack('<Q', 20000000))) + block(0, good) + end(1, 4))
+# names that are not UTF-8 or hold an escape sequence (issue 18, item 7)
+write('trace-meta-not-utf8.trace', header(meta=meta_state(
+      1, 49, b'C1\xff\x1b[31m')) + block(0, good) + end(1, 4))
 write('trace-version-99.trace', header(ver=99) + block(0, good) +
       end(1, 4))
 # truncations of the good file at awkward points
