@@ -142,32 +142,6 @@ static bool fast_idle(const char *s, struct raw_event *e)
 	return true;
 }
 
-/* hrtimer=%p [function=%ps {expires=%llu | now=%llu}] */
-static bool fast_hrtimer(struct text_fast *f, const char *s,
-			 struct raw_event *e)
-{
-	uint64_t v;
-
-	if (!KEY(&s, "hrtimer=") || !hex(&s, &e->timer.timer))
-		return false;
-	if (e->type == EV_HRTIMER_CANCEL)
-		return true;
-	if (!KEY(&s, " ") || !function(f, &s, e))
-		return false;
-	if (e->type == EV_HRTIMER_START) {
-		if (!KEY(&s, " expires=") || !digits(&s, 18, &v) ||
-		    !value_end(*s))
-			return false;
-		e->timer.expires = (int64_t)v;
-		return true;
-	}
-	if (!KEY(&s, " now=") || !digits(&s, 18, &e->timer.now) ||
-	    !value_end(*s))
-		return false;
-	e->timer.has_now = true;
-	return true;
-}
-
 /* ... [timeout=%ld] bucket_expiry=%lu cpu=%u idx=%u flags=%s */
 static bool fast_wheel_start(const char *s, struct raw_event *e)
 {
@@ -193,23 +167,29 @@ static bool fast_wheel_start(const char *s, struct raw_event *e)
 	return true;
 }
 
-/* timer=%p [function=%ps {expires=%lu ... | now=%lu ...}] */
-static bool fast_wheel(struct text_fast *f, const char *s,
+/*
+ * hrtimer=%p or timer=%p, then function=%ps and expires= (start) or now=
+ * (expire_entry); a timer_start goes on with the timer wheel's fields.
+ */
+static bool fast_timer(struct text_fast *f, const char *s,
 		       struct raw_event *e)
 {
+	bool wheel = e->type == EV_TIMER_START || e->type == EV_TIMER_CANCEL ||
+		     e->type == EV_TIMER_EXPIRE_ENTRY;
 	uint64_t v;
 
-	if (!KEY(&s, "timer=") || !hex(&s, &e->timer.timer))
+	if (!(wheel ? KEY(&s, "timer=") : KEY(&s, "hrtimer=")) ||
+	    !hex(&s, &e->timer.timer))
 		return false;
-	if (e->type == EV_TIMER_CANCEL)
+	if (e->type == EV_HRTIMER_CANCEL || e->type == EV_TIMER_CANCEL)
 		return true;
 	if (!KEY(&s, " ") || !function(f, &s, e))
 		return false;
-	if (e->type == EV_TIMER_START) {
+	if (e->type == EV_HRTIMER_START || e->type == EV_TIMER_START) {
 		if (!KEY(&s, " expires=") || !digits(&s, 18, &v))
 			return false;
 		e->timer.expires = (int64_t)v;
-		return fast_wheel_start(s, e);
+		return wheel ? fast_wheel_start(s, e) : value_end(*s);
 	}
 	if (!KEY(&s, " now=") || !digits(&s, 18, &e->timer.now) ||
 	    !value_end(*s))
@@ -250,11 +230,10 @@ static bool fast_decode(struct text_fast *f, const char *s,
 	case EV_HRTIMER_START:
 	case EV_HRTIMER_CANCEL:
 	case EV_HRTIMER_EXPIRE_ENTRY:
-		return fast_hrtimer(f, s, e);
 	case EV_TIMER_START:
 	case EV_TIMER_CANCEL:
 	case EV_TIMER_EXPIRE_ENTRY:
-		return fast_wheel(f, s, e);
+		return fast_timer(f, s, e);
 	case EV_SCHED_WAKEUP:
 		return fast_wakeup(s, e);
 	case EV_IPI_SEND_CPU:
