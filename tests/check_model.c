@@ -552,6 +552,88 @@ START_TEST(test_hz_estimate)
 }
 END_TEST
 
+/*
+ * The scan of a text file estimates HZ chunk by chunk and merges the
+ * estimators in file order: cut anywhere, the merged estimator is the one
+ * fed everything.  Ticks re-armed 4 ms apart on CPU 0 (the smallest gap
+ * only across the cut at 3), 3 ms apart on CPU 1 (bigger than 1/HZ but
+ * the smallest gap of the run when seen whole), and jiffies of timer_start.
+ */
+START_TEST(test_hz_estimate_merge)
+{
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 1, 0, TICK0, 8000000, true, 1),
+		wheel(2, 1, 0x2000, 100, 105, 1),
+		hr(EV_HRTIMER_START, 3, 1, TICK1, 9000000, true, 1),
+		hr(EV_HRTIMER_START, 4, 0, TICK0, 12000000, true, 1),
+		hr(EV_HRTIMER_START, 5, 1, TICK1, 12000000, true, 1),
+		wheel(600000000, 1, 0x2000, 250, 255, 1),
+		hr(EV_HRTIMER_START, 600000001, 0, TICK0, 20000000, true, 1),
+		wheel(900000000, 0, 0x2001, 325, 330, 0),
+	};
+	const int n = sizeof(e) / sizeof(e[0]);
+	struct hz_est all, a, b;
+	int cut, i;
+
+	hz_est_init(&all);
+	for (i = 0; i < n; i++)
+		hz_est_feed(&all, &e[i]);
+	for (cut = 0; cut <= n; cut++) {
+		hz_est_init(&a);
+		hz_est_init(&b);
+		for (i = 0; i < n; i++)
+			hz_est_feed(i < cut ? &a : &b, &e[i]);
+		hz_est_merge(&a, &b);
+		ck_assert_int_eq(a.tick_min_gap, all.tick_min_gap);
+		ck_assert_int_eq(memcmp(a.tick_last, all.tick_last,
+					sizeof(a.tick_last)), 0);
+		ck_assert_uint_eq(a.j0, all.j0);
+		ck_assert_uint_eq(a.j1, all.j1);
+		ck_assert_uint_eq(a.j0_ts, all.j0_ts);
+		ck_assert_uint_eq(a.j1_ts, all.j1_ts);
+		ck_assert_uint_eq(hz_est_result(&a), hz_est_result(&all));
+	}
+	/* 3 ms gaps on CPU 1 are no standard HZ; jiffies say 250 */
+	ck_assert_int_eq(all.tick_min_gap, 3000000);
+	ck_assert_uint_eq(hz_est_result(&all), 250);
+}
+END_TEST
+
+/*
+ * The sorter holds in-order events and stragglers apart: a mix of both
+ * must still come out in time order.  Window 6: pushing the 7th event
+ * (40) releases 5, the 8th (35) releases 10, and so on: the model sees
+ * 5 10 20 25 30 35 40 40 45 45 50 60, then the flush 65 ... 100, never
+ * an event older than the one before (late_events counts those).
+ */
+START_TEST(test_sorter_stragglers)
+{
+	static const uint64_t in[] = { 10, 20, 30, 25, 40, 5, 40, 35, 50, 60,
+				       45, 45, 70, 65, 80, 90, 85, 100 };
+	struct model_opts o = { .hz = 250, .poll_state = -1 };
+	struct idl_err err;
+	struct model *m = model_create(&o, collect, NULL, &err);
+	struct ev_sorter *s = ev_sorter_create(6, m, &err);
+	const struct model_stats *st;
+	size_t i;
+
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		struct raw_event e = ev(EV_IRQ_HANDLER_ENTRY, in[i] * 1000, 0);
+
+		ck_assert_int_eq(ev_sorter_push(s, &e, &err), 0);
+	}
+	ck_assert_int_eq(ev_sorter_flush(s, &err), 0);
+	st = model_get_stats(m);
+	ck_assert_uint_eq(st->events, sizeof(in) / sizeof(in[0]));
+	ck_assert_uint_eq(st->late_events, 0);
+	ck_assert_uint_eq(st->first_ts, 5000);
+	ck_assert_uint_eq(st->last_ts, 100000);
+	ev_sorter_free(s);
+	model_free(m);
+}
+END_TEST
+
 /* ---- text lines: each field read as printed, by hand */
 static struct raw_event tl_ev[8];
 static int tl_n;
@@ -814,6 +896,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_disordered);
 	tcase_add_test(tc, test_hz_estimate);
+	tcase_add_test(tc, test_hz_estimate_merge);
+	tcase_add_test(tc, test_sorter_stragglers);
 	tcase_add_test(tc, test_text_lines);
 	suite_add_tcase(s, tc);
 	return s;

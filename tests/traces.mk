@@ -21,6 +21,14 @@ tests_check_model_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_model tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 
+# The text reader in chunks on two threads reads as one sequential read.
+TESTS += tests/import-chunks.sh
+EXTRA_DIST += tests/import-chunks.sh
+
+# The import benchmark of `make bench` (tests/bench/run.sh) and its input.
+EXTRA_DIST += tests/bench/import.sh tests/bench/repeat.awk \
+	tests/bench/menu-pingpong.txt.xz
+
 # Replay fidelity on fresh captures of this host (root only).  It
 # switches the governor, as live-root.sh does: never both at once.
 check_PROGRAMS += tests/idle-workload

@@ -9,6 +9,7 @@
 #define IDLELAB_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum ev_type {
@@ -44,6 +45,9 @@ enum ev_type {
 bool ev_is_tick_function(const char *name);
 /* 32-bit FNV-1a of a function name: the wake_detail of timer wakeups. */
 uint32_t ev_name_hash(const char *name);
+/* The same of the @n bytes at @name (a name in a longer string). */
+bool ev_is_tick_function_n(const char *name, size_t n);
+uint32_t ev_name_hash_n(const char *name, size_t n);
 
 /*
  * struct raw_event.ctx: the context the event was traced in, from the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The ftrace "trace" and "trace_pipe" files (and idlelab record --raw),
- * read by the text parser of import-text.c.
+ * read by the scan of import-text.c and the run of text-run.c.
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The text of "trace-cmd report", read by the text parser of
- * import-text.c.
+ * The text of "trace-cmd report", read as the ftrace text is: the scan of
+ * import-text.c and the run of text-run.c.
  */
 #include "config.h"
 

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Text traces: the ftrace "trace" / "trace_pipe" files and the output of
- * "trace-cmd report".  Both print one event per line as
+ * The scan of the text importers (ftrace text and trace-cmd report text:
+ * import-ftrace.c and import-report.c differ only in how their files
+ * start): which buffers hold cpu_idle events, how many CPUs, HZ, and any
+ * error in the file, before the run (text-run.c) reads it again.
  *
- *   [INSTANCE: ]COMM-PID [CPU] [FLAGS] SECONDS.FRACTION: EVENT: FIELDS
- *
- * with 6 (usec) or 9 (nsec) fraction digits.  Only the events of
- * events.h are decoded; other lines are skipped.  A known event with a
- * field that cannot be read is an error "file:line: ...".
- *
- * Library code: the ftrace and report importers (import-ftrace.c,
- * import-report.c) differ only in how their files start.
+ * The file is read in chunks (text-chunk.c), on two threads when it is
+ * large; each chunk's findings are merged into the file's in file order,
+ * so that the result, and the first error, are those of one sequential
+ * read.
  */
 #include "config.h"
 
@@ -21,742 +19,67 @@
 #include <string.h>
 
 #include "import.h"
+#include "text.h"
 
-struct line_ctx {
-	const char	*path;
-	unsigned long	lineno;
-	const char	*event;
-	const char	*fields;
-	struct idl_err	*err;
-};
-
-static int bad(const struct line_ctx *l, const char *what)
-{
-	return idl_err_at_line(l->err, l->path, l->lineno, "%s: %s",
-			       l->event, what);
-}
-
-/* Start of the value of " key=" in @s (key at start or after a space). */
-static const char *field(const char *s, const char *key)
-{
-	size_t n = strlen(key);
-	const char *p = s;
-
-	while ((p = strstr(p, key))) {
-		if ((p == s || p[-1] == ' ' || p[-1] == '\t') && p[n] == '=')
-			return p + n + 1;
-		p += n;
-	}
-	return NULL;
-}
-
-static int get_num(const struct line_ctx *l, const char *key, int base,
-		   bool is_signed, uint64_t *v, bool required)
-{
-	const char *s = field(l->fields, key);
-	char *end;
-	char msg[96];
-
-	if (!s) {
-		if (!required)
-			return 1;
-		snprintf(msg, sizeof(msg), "no %s= field", key);
-		return bad(l, msg);
-	}
-	errno = 0;
-	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	if (is_signed)
-		*v = (uint64_t)strtoll(s, &end, base);
-	else
-		*v = strtoull(s, &end, base);
-	if (end == s || errno || (*end && *end != ' ' && *end != '\t' &&
-				  *end != ']' && *end != ',')) {
-		snprintf(msg, sizeof(msg), "bad %s= value", key);
-		return bad(l, msg);
-	}
-	return 0;
-}
-
-/* A signed 32-bit field (irq, pid, success): no silent truncation. */
-static int get_i32(const struct line_ctx *l, const char *key, int32_t *v)
-{
-	uint64_t u;
-	int64_t s;
-	char msg[96];
-
-	if (get_num(l, key, 10, true, &u, true))
-		return -1;
-	s = (int64_t)u;
-	if (s < INT32_MIN || s > INT32_MAX) {
-		snprintf(msg, sizeof(msg), "%s= value out of range", key);
-		return bad(l, msg);
-	}
-	*v = (int32_t)s;
-	return 0;
-}
-
-/* Function name of "function=NAME[+0x..]": hash and tick test. */
-static int get_function(const struct line_ctx *l, struct raw_event *e)
-{
-	const char *s = field(l->fields, "function");
-	char name[128];
-	size_t n = 0;
-
-	if (!s)
-		return bad(l, "no function= field");
-	while (s[n] && !strchr(" +/\t", s[n]) && n < sizeof(name) - 1) {
-		name[n] = s[n];
-		n++;
-	}
-	name[n] = 0;
-	if (!n)
-		return bad(l, "empty function= field");
-	e->timer.fn = ev_name_hash(name);
-	e->timer.is_tick = ev_is_tick_function(name);
-	return 0;
-}
-
-static int parse_idle(const struct line_ctx *l, struct raw_event *e)
-{
-	uint64_t st, cpu;
-
-	if (get_num(l, "state", 10, true, &st, true) ||
-	    get_num(l, "cpu_id", 10, false, &cpu, true))
-		return -1;
-	/* exits print as 4294967295 (u32) or -1 (older signed format) */
-	if ((int64_t)st == -1 || st == 4294967295ULL)
-		st = EV_IDLE_EXIT;
-	else if (st > 1000)
-		return bad(l, "state out of range");
-	if (cpu >= TRACE_MAX_CPUS)
-		return bad(l, "cpu_id out of range");
-	e->idle.state = (uint32_t)st;
-	e->idle.cpu_id = (uint32_t)cpu;
-	return 0;
-}
-
-static int parse_miss(const struct line_ctx *l, struct raw_event *e)
-{
-	uint64_t st, cpu;
-	const char *t = field(l->fields, "type");
-
-	if (get_num(l, "cpu_id", 10, false, &cpu, true) ||
-	    get_num(l, "state", 10, false, &st, true))
-		return -1;
-	if (!t || (strncmp(t, "above", 5) && strncmp(t, "below", 5)))
-		return bad(l, "type= is not above or below");
-	if (st > 1000)
-		return bad(l, "state out of range");
-	if (cpu >= TRACE_MAX_CPUS)
-		return bad(l, "cpu_id out of range");
-	e->miss.cpu_id = (uint32_t)cpu;
-	e->miss.state = (uint32_t)st;
-	e->miss.below = t[0] == 'b';
-	return 0;
-}
-
-/* timer_start: "cpu=%u ... flags=M|D|P|I [timeout=%ld] bucket_expiry=" */
-static int parse_wheel_start(const struct line_ctx *l, struct raw_event *e)
-{
-	const char *t = strstr(l->fields, "[timeout=");
-	const char *f = field(l->fields, "flags");
-	uint64_t cpu, b;
-	long long timeout;
-	char *end;
-	int r;
-
-	if (get_num(l, "cpu", 10, false, &cpu, true))
-		return -1;
-	if (cpu > EV_TIMER_CPUMASK)
-		return bad(l, "cpu out of range");
-	e->timer.flags = (uint32_t)cpu;
-	for (; f && *f && *f != ' '; f++)
-		if (*f == 'D')
-			e->timer.flags |= EV_TIMER_DEFERRABLE;
-		else if (*f == 'P')
-			e->timer.flags |= EV_TIMER_PINNED;
-	if (t) {
-		errno = 0;
-		timeout = strtoll(t + 9, &end, 10);
-		if (end == t + 9 || errno || *end != ']')
-			return bad(l, "bad [timeout=] value");
-		/* jiffies wrap: modular arithmetic, as the kernel's */
-		e->timer.now = (uint64_t)e->timer.expires - (uint64_t)timeout;
-		e->timer.has_now = true;
-	}
-	r = get_num(l, "bucket_expiry", 10, false, &b, false);
-	if (r < 0)
-		return -1;
-	if (r == 0) {
-		e->timer.bucket_expiry = b;
-		e->timer.has_bucket = true;
-	}
-	return 0;
-}
-
-static int parse_timer(const struct line_ctx *l, struct raw_event *e,
-		       const char *ptr_key)
-{
-	uint64_t v;
-
-	if (get_num(l, ptr_key, 16, false, &e->timer.timer, true))
-		return -1;
-	switch (e->type) {
-	case EV_HRTIMER_START:
-		if (get_function(l, e) ||
-		    get_num(l, "expires", 10, true, &v, true))
-			return -1;
-		e->timer.expires = (int64_t)v;
-		break;
-	case EV_HRTIMER_EXPIRE_ENTRY:
-		if (get_function(l, e) ||
-		    get_num(l, "now", 10, true, &e->timer.now, true))
-			return -1;
-		e->timer.has_now = true;
-		break;
-	case EV_TIMER_START:
-		if (get_function(l, e) ||
-		    get_num(l, "expires", 10, false, &v, true))
-			return -1;
-		e->timer.expires = (int64_t)v;
-		return parse_wheel_start(l, e);
-	case EV_TIMER_EXPIRE_ENTRY:
-		if (get_function(l, e) ||
-		    get_num(l, "now", 10, false, &e->timer.now, true))
-			return -1;
-		e->timer.has_now = true;
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-static int parse_misc(const struct line_ctx *l, struct raw_event *e)
-{
-	uint64_t v;
-
-	switch (e->type) {
-	case EV_TICK_STOP:
-		return get_i32(l, "success", &e->tick_stop.success);
-	case EV_IRQ_HANDLER_ENTRY:
-		return get_i32(l, "irq", &e->irq.irq);
-	case EV_IPI_SEND_CPU:
-		if (get_num(l, "cpu", 10, false, &v, true))
-			return -1;
-		if (v >= TRACE_MAX_CPUS)
-			return bad(l, "cpu out of range");
-		e->ipi.target = (uint32_t)v;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/* "target_cpu=002" (events) or "CPU:002" (trace-cmd's sched plugin). */
-static int parse_wakeup(const struct line_ctx *l, struct raw_event *e)
-{
-	const char *s = strstr(l->fields, "target_cpu=");
-	char *end;
-	long v;
-
-	if (s)
-		s += strlen("target_cpu=");
-	else if ((s = strstr(l->fields, "CPU:")))
-		s += 4;
-	else
-		return bad(l, "no target_cpu= field");
-	v = strtol(s, &end, 10);
-	if (end == s || v < 0 || v >= TRACE_MAX_CPUS)
-		return bad(l, "bad target_cpu= value");
-	e->wakeup.target_cpu = (int32_t)v;
-	return 0;
-}
-
-/* pid of "comm:pid [prio]" (trace-cmd's sched plugin) ending at @end. */
-static int plugin_pid(const char *start, const char *end, int32_t *pid)
-{
-	const char *br = NULL, *p, *colon = NULL;
-	long v;
-
-	for (p = start; p + 1 < end; p++)
-		if (p[0] == ' ' && p[1] == '[')
-			br = p;
-	if (!br)
-		return -1;
-	for (p = start; p < br; p++)
-		if (*p == ':')
-			colon = p;
-	if (!colon || !isdigit((unsigned char)colon[1]))
-		return -1;
-	errno = 0;
-	v = strtol(colon + 1, NULL, 10);
-	if (errno || v > INT32_MAX)
-		return -1;
-	*pid = (int32_t)v;
-	return 0;
-}
-
-static int parse_switch(const struct line_ctx *l, struct raw_event *e)
-{
-	const char *arrow = strstr(l->fields, "==>");
-
-	if (field(l->fields, "prev_pid"))
-		return get_i32(l, "prev_pid", &e->sw.prev_pid) ||
-		       get_i32(l, "next_pid", &e->sw.next_pid) ? -1 : 0;
-	if (!arrow || plugin_pid(l->fields, arrow, &e->sw.prev_pid) ||
-	    plugin_pid(arrow + 3, arrow + strlen(arrow), &e->sw.next_pid))
-		return bad(l, "no prev_pid/next_pid");
-	return 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)tolower((unsigned char)c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* cpumask: hex, most significant digit first, commas between words. */
-static int emit_cpumask(const struct line_ctx *l, struct raw_event *e,
-			import_sink sink, void *ctx)
-{
-	const char *s = field(l->fields, "cpumask"), *end;
-	unsigned int bit = 0;
-	int v, i;
-
-	if (!s)
-		return bad(l, "no cpumask= field");
-	for (end = s; *end && *end != ' '; end++)
-		;
-	if (end == s)
-		return bad(l, "empty cpumask");
-	while (end-- > s) {
-		if (*end == ',')
-			continue;
-		v = hexval(*end);
-		if (v < 0)
-			return bad(l, "bad cpumask= value");
-		for (i = 0; i < 4; i++, bit++) {
-			if (!(v & (1 << i)) || bit >= TRACE_MAX_CPUS)
-				continue;
-			e->ipi.target = bit;
-			if (sink(ctx, e, l->err))
-				return -1;
-		}
-	}
-	return 0;
-}
-
-static const struct {
-	const char	*name;
-	uint16_t	type;
-} known_events[] = {
-	{ "cpu_idle", EV_CPU_IDLE },
-	{ "cpu_idle_miss", EV_CPU_IDLE_MISS },
-	{ "hrtimer_start", EV_HRTIMER_START },
-	{ "hrtimer_cancel", EV_HRTIMER_CANCEL },
-	{ "hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY },
-	{ "timer_start", EV_TIMER_START },
-	{ "timer_cancel", EV_TIMER_CANCEL },
-	{ "timer_expire_entry", EV_TIMER_EXPIRE_ENTRY },
-	{ "tick_stop", EV_TICK_STOP },
-	{ "irq_handler_entry", EV_IRQ_HANDLER_ENTRY },
-	{ "ipi_send_cpu", EV_IPI_SEND_CPU },
-	{ "ipi_send_cpumask", EV_IPI_SEND_CPUMASK },
-	{ "sched_wakeup", EV_SCHED_WAKEUP },
-	{ "sched_switch", EV_SCHED_SWITCH },
-};
-
-static uint16_t event_type(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++)
-		if (!strcmp(known_events[i].name, name))
-			return known_events[i].type;
-	return EV_NONE;
-}
-
-static int decode(const struct line_ctx *l, struct raw_event *e,
-		  import_sink sink, void *ctx)
-{
-	switch (e->type) {
-	case EV_CPU_IDLE:
-		if (parse_idle(l, e))
-			return -1;
-		break;
-	case EV_CPU_IDLE_MISS:
-		if (parse_miss(l, e))
-			return -1;
-		break;
-	case EV_HRTIMER_START:
-	case EV_HRTIMER_CANCEL:
-	case EV_HRTIMER_EXPIRE_ENTRY:
-		if (parse_timer(l, e, "hrtimer"))
-			return -1;
-		break;
-	case EV_TIMER_START:
-	case EV_TIMER_CANCEL:
-	case EV_TIMER_EXPIRE_ENTRY:
-		if (parse_timer(l, e, "timer"))
-			return -1;
-		break;
-	case EV_IPI_SEND_CPUMASK:
-		return emit_cpumask(l, e, sink, ctx);
-	case EV_SCHED_WAKEUP:
-		if (parse_wakeup(l, e))
-			return -1;
-		break;
-	case EV_SCHED_SWITCH:
-		if (parse_switch(l, e))
-			return -1;
-		break;
-	default:
-		if (parse_misc(l, e))
-			return -1;
-	}
-	return sink(ctx, e, l->err);
-}
-
-/* Decimal digits of @tok[*i..len) into @v; false when they overflow. */
-static bool add_digits(const char *tok, size_t len, size_t *i, uint64_t *v)
-{
-	for (; *i < len && isdigit((unsigned char)tok[*i]); (*i)++) {
-		uint64_t d = (uint64_t)(tok[*i] - '0');
-
-		if (*v > (UINT64_MAX - d) / 10)
-			return false;
-		*v = *v * 10 + d;
-	}
-	return true;
-}
-
-/* Latest time taken (~146 years in ns): the model's arithmetic range. */
-#define IMPORT_TS_MAX	(1ULL << 62)
-
-/*
- * "12345.678901:" -> ns.  Returns 1, 0 if @tok is not a timestamp, or
- * -1 if it is one past IMPORT_TS_MAX (one that does not fit in 64-bit
- * nanoseconds must not wrap silently into a plausible time).
- */
-static int parse_ts(const char *tok, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, digits = 0;
-	bool fits;
-
-	if (len < 2 || tok[len - 1] != ':')
-		return 0;
-	len--;
-	fits = add_digits(tok, len, &i, &sec);
-	for (; i < len && isdigit((unsigned char)tok[i]); i++)
-		;	/* the rest of an overflowing number */
-	if (!i)
-		return 0;
-	if (i == len) {		/* a counter clock: take it as ns */
-		*ns = sec;
-		return fits && sec <= IMPORT_TS_MAX ? 1 : -1;
-	}
-	if (tok[i++] != '.')
-		return 0;
-	for (; i < len && isdigit((unsigned char)tok[i]); i++, digits++)
-		if (digits < 9)
-			frac = frac * 10 + (uint64_t)(tok[i] - '0');
-	if (i != len || !digits)
-		return 0;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	if (!fits || sec > (UINT64_MAX - frac) / 1000000000ULL)
-		return -1;
-	*ns = sec * 1000000000ULL + frac;
-	return *ns <= IMPORT_TS_MAX ? 1 : -1;
-}
-
-/* A lost-events line; a CPU out of range gives TRACE_MAX_CPUS (an error
- * for the caller: the loss must not be put on CPU 0 silently). */
-static bool lost_line(const char *s, struct raw_event *e)
-{
-	unsigned long cpu;
-	unsigned long long n;
-
-	/* ftrace and trace-cmd ("NAME: CPU:1 [12 EVENTS DROPPED]") */
-	if (sscanf(s, "CPU:%lu [LOST %llu EVENTS]", &cpu, &n) != 2 &&
-	    sscanf(s, "CPU:%lu [%llu EVENTS DROPPED]", &cpu, &n) != 2)
-		return false;
-	e->type = EV_LOST;
-	e->cpu = cpu < TRACE_MAX_CPUS ? (uint32_t)cpu : TRACE_MAX_CPUS;
-	e->lost.count = n;
-	return true;
-}
-
-/*
- * ftrace's irq-info column: irqs-off, need-resched, hardirq/softirq,
- * preempt depth[, migrate-disable].  Any need-resched letter but 'p'
- * (preempt count only) means TIF_NEED_RESCHED; 'h' and 'H' a hard irq.
- */
-static uint8_t flags_column(const char *t, size_t n)
-{
-	uint8_t ctx = EV_CTX_KNOWN;
-
-	if (n < 4 || n > 6 || !strchr("dDXb.", t[0]) ||
-	    !strchr("NnBbLlp.", t[1]) || !strchr("HhsZz.", t[2]))
-		return 0;
-	if (t[1] != '.' && t[1] != 'p')
-		ctx |= EV_CTX_RESCHED;
-	if (t[2] == 'h' || t[2] == 'H')
-		ctx |= EV_CTX_HARDIRQ;
-	return ctx;
-}
-
-/* Find "[CPU]" followed by a timestamp; fills @e->cpu/ts, the event name
- * span and the fields start.  Returns the CPU field position or NULL.
- * *@ts_range is set when the timestamp does not fit in u64 ns. */
-static char *split_line(char *s, struct raw_event *e, char **name,
-			char **fields, bool *ts_range)
-{
-	char *p = s, *q, *tok;
-	unsigned long cpu;
-	int guard, ts;
-
-	while ((p = strchr(p, '['))) {
-		cpu = strtoul(p + 1, &q, 10);
-		if (q == p + 1 || *q != ']' || (q[1] != ' ' && q[1] != '\t')) {
-			p++;
-			continue;
-		}
-		tok = q + 1;
-		for (guard = 0; guard < 2; guard++) {
-			size_t n;
-
-			while (*tok == ' ' || *tok == '\t')
-				tok++;
-			n = strcspn(tok, " \t");
-			ts = parse_ts(tok, n, &e->ts);
-			if (ts) {
-				*ts_range = ts < 0;
-				tok += n;
-				while (*tok == ' ' || *tok == '\t')
-					tok++;
-				n = strcspn(tok, " \t");
-				if (n < 2 || tok[n - 1] != ':')
-					break;
-				tok[n - 1] = 0;
-				*name = tok;
-				*fields = tok + n + (tok[n] ? 1 : 0);
-				e->cpu = (uint32_t)(cpu < TRACE_MAX_CPUS ?
-						    cpu : TRACE_MAX_CPUS);
-				return p;
-			}
-			/* the irq-info flags column, "dNh1." */
-			e->ctx = flags_column(tok, n);
-			tok += n;
-		}
-		p++;
-	}
-	return NULL;
-}
-
-int import_text_line(const char *path, unsigned long lineno, char *line,
-		     const char *want, char *buffer, size_t buffer_len,
-		     import_sink sink, void *ctx, struct idl_err *err)
-{
-	struct raw_event e;
-	struct line_ctx l = { path, lineno, NULL, NULL, err };
-	char *name, *fields, *cpu_at;
-	size_t n = strcspn(line, "\r\n");
-	bool ts_range = false;
-
-	line[n] = 0;
-	buffer[0] = 0;
-	cpu_at = NULL;
-	memset(&e, 0, sizeof(e));
-	if (lost_line(line, &e) ||
-	    ((cpu_at = strstr(line, ": CPU:")) && lost_line(cpu_at + 2, &e))) {
-		if (cpu_at && (size_t)(cpu_at - line) < buffer_len) {
-			memcpy(buffer, line, (size_t)(cpu_at - line));
-			buffer[cpu_at - line] = 0;
-		}
-		if (want && strcmp(want, buffer))
-			return 0;
-		if (e.cpu >= TRACE_MAX_CPUS)
-			return idl_err_at_line(err, path, lineno,
-					       "lost events: CPU out of range "
-					       "(at most %d CPUs)",
-					       TRACE_MAX_CPUS);
-		return sink(ctx, &e, err);
-	}
-	if (line[0] == '#' ||
-	    !(cpu_at = split_line(line, &e, &name, &fields, &ts_range)))
-		return 0;
-	e.type = event_type(name);
-	if (e.type == EV_NONE)
-		return 0;
-	/* "NAME: comm-pid [cpu]": a trace-cmd instance prefix */
-	if (line[0] != ' ' && line[0] != '\t') {
-		char *c = strstr(line, ": ");
-
-		if (c && c < cpu_at && (size_t)(c - line) < buffer_len &&
-		    !memchr(line, ' ', (size_t)(c - line))) {
-			memcpy(buffer, line, (size_t)(c - line));
-			buffer[c - line] = 0;
-		}
-	}
-	if (want && strcmp(want, buffer))
-		return 0;
-	if (ts_range)
-		return idl_err_at_line(err, path, lineno,
-				       "timestamp out of range");
-	if (e.cpu >= TRACE_MAX_CPUS)
-		return idl_err_at_line(err, path, lineno,
-				       "CPU out of range (at most %d CPUs)",
-				       TRACE_MAX_CPUS);
-	l.event = name;
-	l.fields = fields;
-	return decode(&l, &e, sink, ctx);
-}
-
-struct scan_ctx {
-	struct import_scan	*s;
+/* What the scan found in a chunk of the file, or in the chunks so far. */
+struct scan_part {
+	struct text_fast	fast;		/* sink: scan_sink */
+	char			buffer[64];	/* the line's instance */
 	struct hz_est		hz;
-	const char		*buffer;
 	uint32_t		max_cpu;
+	/* stated by the file: the last statement counts */
+	uint32_t		nr_cpus, hz_stated;
+	bool			cpus_set, hz_set;
+	char			clock[32], kernel[128];
+	/* cpu_idle events per buffer, in order of appearance */
+	int			nr_buffers;
+	bool			overflow;	/* some not counted */
+	struct {
+		char		name[64];
+		uint64_t	idle_events;
+	} buf[IMPORT_MAX_BUFFERS];
 };
 
 static int scan_sink(void *ctx, const struct raw_event *e,
 		     struct idl_err *err)
 {
-	struct scan_ctx *c = ctx;
-	struct import_scan *s = c->s;
+	struct scan_part *p = ctx;
 	int i;
 
 	(void)err;
-	hz_est_feed(&c->hz, e);
+	hz_est_feed(&p->hz, e);
 	if (e->type == EV_LOST)
 		return 0;
-	if (e->cpu + 1 > c->max_cpu)
-		c->max_cpu = e->cpu + 1;
+	if (e->cpu + 1 > p->max_cpu)
+		p->max_cpu = e->cpu + 1;
 	if (e->type != EV_CPU_IDLE)
 		return 0;
-	for (i = 0; i < s->nr_buffers; i++)
-		if (!strcmp(s->buf[i].name, c->buffer))
+	for (i = 0; i < p->nr_buffers; i++)
+		if (!strcmp(p->buf[i].name, p->buffer))
 			break;
-	if (i == s->nr_buffers) {
-		if (i == IMPORT_MAX_BUFFERS)
+	if (i == p->nr_buffers) {
+		if (i == IMPORT_MAX_BUFFERS) {
+			p->overflow = true;
 			return 0;
-		snprintf(s->buf[i].name, sizeof(s->buf[i].name), "%s",
-			 c->buffer);
-		s->nr_buffers++;
+		}
+		snprintf(p->buf[i].name, sizeof(p->buf[i].name), "%s",
+			 p->buffer);
+		p->nr_buffers++;
 	}
-	s->buf[i].idle_events++;
+	p->buf[i].idle_events++;
 	return 0;
 }
 
-static bool last_line(FILE *f)
-{
-	int c = fgetc(f);
-
-	if (c == EOF)
-		return true;
-	ungetc(c, f);
-	return false;
-}
-
-typedef int (*line_fn)(void *ctx, unsigned long lineno, char *line,
-		       struct idl_err *err);
-
-/*
- * Longest text line accepted.  Real event lines are a few hundred bytes
- * (an ipi_send_cpumask of 1024 CPUs is ~300); the cap keeps memory
- * bounded whatever the input holds.
- */
-#define IMPORT_LINE_MAX	65536
-
-/*
- * One line (with its '\n', if any) into @buf of IMPORT_LINE_MAX + 1
- * bytes, NUL-terminated.  Returns its length, 0 at the end of the input
- * or a read error, -1 if it is longer than IMPORT_LINE_MAX.
- */
-static long read_line(FILE *f, char *buf)
-{
-	long n = 0;
-	int c;
-
-	while ((c = getc_unlocked(f)) != EOF) {
-		if (n == IMPORT_LINE_MAX)
-			return -1;
-		buf[n++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	buf[n] = 0;
-	return n;
-}
-
-static int each_line(const char *path, line_fn fn, void *ctx, bool warn,
-		     struct idl_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	unsigned long lineno = 0;
-	long n;
-	int r = 0;
-
-	if (!f)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-				   strerror(errno));
-	line = malloc(IMPORT_LINE_MAX + 1);
-	if (!line) {
-		fclose(f);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: out of memory",
-				   path);
-	}
-	while ((n = read_line(f, line))) {
-		if (n < 0) {
-			r = idl_err_at_line(err, path, ++lineno,
-					    "line too long (more than %d bytes)",
-					    IMPORT_LINE_MAX);
-			break;
-		}
-		r = fn(ctx, ++lineno, line, err);
-		/* A bad last line is a capture cut mid-event (a truncated
-		 * file), not a malformed event: warn and skip it. */
-		if (r && err->status == IDL_EXIT_BADINPUT && last_line(f)) {
-			if (warn)
-				idl_warn("%s (truncated last line skipped)",
-					 err->msg);
-			r = 0;
-		}
-		if (r)
-			break;
-	}
-	if (!r && ferror(f))
-		r = idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
-				path, strerror(errno));
-	free(line);
-	fclose(f);
-	return r;
-}
-
-struct scan_lines {
-	struct scan_ctx		sc;
-	const char		*path;
-	const char		*want;
-	char			buffer[64];
-};
-
 /* "# idlelab-raw: clock=mono hz=250 kernel=R" (idlelab record --raw);
  * HZ 0 (unknown) or within the bounds of --hz: no wrapped value. */
-static int raw_header(const char *s, struct import_scan *sc)
+static int raw_header(const char *s, struct scan_part *p)
 {
 	const char *v;
 	unsigned long long hz;
 	char *end;
 
 	if ((v = strstr(s, "clock=")))
-		sscanf(v, "clock=%31s", sc->clock);
+		sscanf(v, "clock=%31s", p->clock);
 	if ((v = strstr(s, "hz="))) {
 		v += 3;
 		errno = 0;
@@ -764,11 +87,11 @@ static int raw_header(const char *s, struct import_scan *sc)
 		if (!isdigit((unsigned char)*v) || errno || hz > 10000 ||
 		    (*end && !isspace((unsigned char)*end)))
 			return -1;
-		sc->hz = (uint32_t)hz;
-		sc->hz_from_file = hz != 0;	/* record writes 0: unknown */
+		p->hz_stated = (uint32_t)hz;	/* record writes 0: unknown */
+		p->hz_set = true;
 	}
 	if ((v = strstr(s, "kernel=")))
-		sscanf(v, "kernel=%127s", sc->kernel);
+		sscanf(v, "kernel=%127s", p->kernel);
 	return 0;
 }
 
@@ -790,28 +113,159 @@ static int parse_cpus(const char *s, unsigned int *n)
 }
 
 static int scan_line(void *ctx, unsigned long lineno, char *line,
-		     struct idl_err *err)
+		     size_t len, bool plain, struct idl_err *err)
 {
-	struct scan_lines *sl = ctx;
+	struct scan_part *p = ctx;
 	unsigned int n;
+	int r;
 
-	if (!strncmp(line, "cpus=", 5)) {
+	if (line[0] == 'c' && !strncmp(line, "cpus=", 5)) {
 		if (parse_cpus(line + 5, &n))
-			return idl_err_at_line(err, sl->path, lineno,
+			return idl_err_at_line(err, p->fast.path, lineno,
 					       "bad cpus= value (at most %d CPUs)",
 					       TRACE_MAX_CPUS);
-		sl->sc.s->nr_cpus = n;
+		p->nr_cpus = n;
+		p->cpus_set = true;
 		return 0;
 	}
-	if (!strncmp(line, "# idlelab-raw:", 14)) {
-		if (raw_header(line + 14, sl->sc.s))
-			return idl_err_at_line(err, sl->path, lineno,
+	if (line[0] == '#' && !strncmp(line, "# idlelab-raw:", 14)) {
+		if (raw_header(line + 14, p))
+			return idl_err_at_line(err, p->fast.path, lineno,
 					       "bad hz= value (0 to 10000)");
 		return 0;
 	}
-	sl->sc.buffer = sl->buffer;
-	return import_text_line(sl->path, lineno, line, sl->want, sl->buffer,
-				sizeof(sl->buffer), scan_sink, &sl->sc, err);
+	p->buffer[0] = 0;
+	if (plain) {
+		r = text_fast_line(&p->fast, lineno, line, len, err);
+		if (r != TEXT_SLOW)
+			return r;
+	}
+	return import_text_line(p->fast.path, lineno, line, NULL, p->buffer,
+				sizeof(p->buffer), scan_sink, p, err);
+}
+
+static void scan_reset(void *out)
+{
+	struct scan_part *p = out;
+	const char *path = p->fast.path;
+
+	memset(p, 0, sizeof(*p));
+	p->fast.path = path;
+	p->fast.sink = scan_sink;
+	p->fast.ctx = p;
+	hz_est_init(&p->hz);
+}
+
+struct scan_ctx {
+	const char		*path;
+	struct scan_part	all;		/* the chunks taken */
+	struct scan_part	again;		/* for messages made again */
+};
+
+static void scan_init(void *ctx, void *out)
+{
+	struct scan_ctx *sc = ctx;
+	struct scan_part *p = out;
+
+	p->fast.path = sc->path;
+	scan_reset(p);
+}
+
+/* Add what @b found after @a's part of the file to @a. */
+static void scan_merge(struct scan_part *a, const struct scan_part *b)
+{
+	int i, j;
+
+	for (j = 0; j < b->nr_buffers; j++) {
+		for (i = 0; i < a->nr_buffers; i++)
+			if (!strcmp(a->buf[i].name, b->buf[j].name))
+				break;
+		if (i == a->nr_buffers) {
+			if (i == IMPORT_MAX_BUFFERS)
+				continue;
+			a->buf[a->nr_buffers++] = b->buf[j];
+		} else {
+			a->buf[i].idle_events += b->buf[j].idle_events;
+		}
+	}
+	hz_est_merge(&a->hz, &b->hz);
+	if (b->max_cpu > a->max_cpu)
+		a->max_cpu = b->max_cpu;
+	if (b->cpus_set) {
+		a->nr_cpus = b->nr_cpus;
+		a->cpus_set = true;
+	}
+	if (b->hz_set) {
+		a->hz_stated = b->hz_stated;
+		a->hz_set = true;
+	}
+	if (b->clock[0])
+		memcpy(a->clock, b->clock, sizeof(a->clock));
+	if (b->kernel[0])
+		memcpy(a->kernel, b->kernel, sizeof(a->kernel));
+}
+
+static void warn_skipped(struct text_chunk *c, struct scan_ctx *sc)
+{
+	struct idl_err w;
+
+	scan_reset(&sc->again);
+	text_chunk_again(c, true, scan_line, &sc->again, &w);
+	idl_warn("%s (truncated last line skipped)", w.msg);
+}
+
+static int scan_take(void *ctx, struct text_chunk *c, struct idl_err *err)
+{
+	struct scan_ctx *sc = ctx;
+	struct scan_part *p = c->out;
+
+	if (c->status == TEXT_CHUNK_ERROR) {
+		scan_reset(&sc->again);
+		return text_chunk_again(c, false, scan_line, &sc->again, err);
+	}
+	/* buffers the chunk could not count: read it again into all */
+	if (p->overflow) {
+		if (text_chunk_redo(c, scan_line, &sc->all, err))
+			return -1;
+		if (c->skipped)
+			idl_warn("%s (truncated last line skipped)", err->msg);
+		return 0;
+	}
+	if (c->skipped)
+		warn_skipped(c, sc);
+	scan_merge(&sc->all, p);
+	return 0;
+}
+
+static const struct text_ops scan_ops = {
+	.out_size	= sizeof(struct scan_part),
+	.init		= scan_init,
+	.reset		= scan_reset,
+	.line		= scan_line,
+	.take		= scan_take,
+};
+
+/* What @p found, as the scan's result. */
+static void scan_result(const struct scan_part *p, struct import_scan *s)
+{
+	int i;
+
+	s->nr_cpus = p->nr_cpus;
+	if (p->hz_set) {
+		s->hz = p->hz_stated;
+		s->hz_from_file = p->hz_stated != 0;
+	}
+	memcpy(s->clock, p->clock, sizeof(s->clock));
+	memcpy(s->kernel, p->kernel, sizeof(s->kernel));
+	for (i = 0; i < p->nr_buffers; i++) {
+		memcpy(s->buf[i].name, p->buf[i].name, sizeof(s->buf[i].name));
+		s->buf[i].idle_events = p->buf[i].idle_events;
+	}
+	s->nr_buffers = p->nr_buffers;
+	if (!s->hz)
+		s->hz = hz_est_result(&p->hz);
+	if (!s->nr_cpus)
+		s->nr_cpus = p->max_cpu;
 }
 
 /* The buffer to import: @instance, or the one with most cpu_idle. */
@@ -841,44 +295,18 @@ static int choose_buffer(struct import_scan *s, const char *instance,
 int import_text_scan(const char *path, const char *instance,
 		     struct import_scan *s, struct idl_err *err)
 {
-	struct scan_lines sl;
+	struct scan_ctx *sc = calloc(1, sizeof(*sc));
+	int r;
 
 	memset(s, 0, sizeof(*s));
-	memset(&sl, 0, sizeof(sl));
-	sl.sc.s = s;
-	hz_est_init(&sl.sc.hz);
-	sl.path = path;
-	if (each_line(path, scan_line, &sl, true, err))
-		return -1;
-	if (!s->hz)
-		s->hz = hz_est_result(&sl.sc.hz);
-	if (!s->nr_cpus)
-		s->nr_cpus = sl.sc.max_cpu;
-	return choose_buffer(s, instance, path, err);
-}
-
-struct run_lines {
-	const char	*path;
-	const char	*want;
-	char		buffer[64];
-	import_sink	sink;
-	void		*ctx;
-};
-
-static int run_line(void *ctx, unsigned long lineno, char *line,
-		    struct idl_err *err)
-{
-	struct run_lines *rl = ctx;
-
-	return import_text_line(rl->path, lineno, line, rl->want, rl->buffer,
-				sizeof(rl->buffer), rl->sink, rl->ctx, err);
-}
-
-int import_text_run(const char *path, const char *instance,
-		    import_sink sink, void *ctx, struct idl_err *err)
-{
-	struct run_lines rl = { path, instance ? instance : "", "", sink,
-				ctx };
-
-	return each_line(path, run_line, &rl, false, err);
+	if (!sc)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	sc->path = path;
+	scan_init(sc, &sc->all);
+	scan_init(sc, &sc->again);
+	r = text_par_run(path, &scan_ops, sc, err);
+	if (!r)
+		scan_result(&sc->all, s);
+	free(sc);
+	return r ? -1 : choose_buffer(s, instance, path, err);
 }

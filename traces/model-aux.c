@@ -1,32 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Helpers of the event model: names and hashes, the HZ estimator and the
- * bounded reordering window that readers put in front of the model.
+ * Helpers of the event model: names and hashes, the HZ estimator, timer
+ * clamping and the metadata the model learnt (the reordering window in
+ * front of the model is sorter.c).
  */
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 
-bool ev_is_tick_function(const char *name)
+/* The @n bytes at @name are one of the tick handlers' names. */
+bool ev_is_tick_function_n(const char *name, size_t n)
 {
 	/* 6.9+: tick_nohz_handler; 6.7-6.8: ..._highres_handler; older. */
-	return !strcmp(name, "tick_nohz_handler") ||
-	       !strcmp(name, "tick_sched_timer") ||
-	       !strcmp(name, "tick_nohz_highres_handler");
+	static const struct {
+		const char	*s;
+		size_t		n;
+	} tick[] = {
+		{ "tick_nohz_handler", 17 }, { "tick_sched_timer", 16 },
+		{ "tick_nohz_highres_handler", 25 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tick) / sizeof(tick[0]); i++)
+		if (tick[i].n == n && !memcmp(name, tick[i].s, n))
+			return true;
+	return false;
 }
 
-uint32_t ev_name_hash(const char *name)
+bool ev_is_tick_function(const char *name)
+{
+	return ev_is_tick_function_n(name, strlen(name));
+}
+
+uint32_t ev_name_hash_n(const char *name, size_t n)
 {
 	uint32_t h = 2166136261U;
 
-	while (*name) {
+	while (n--) {
 		h ^= (unsigned char)*name++;
 		h *= 16777619U;
 	}
 	return h;
+}
+
+uint32_t ev_name_hash(const char *name)
+{
+	return ev_name_hash_n(name, strlen(name));
 }
 
 /* What the absence of each needed event class costs (doc/importing.md). */
@@ -125,7 +146,41 @@ void hz_est_feed(struct hz_est *h, const struct raw_event *e)
 		if (*last && gap > 0 && gap < h->tick_min_gap)
 			h->tick_min_gap = gap;
 		*last = e->timer.expires;
+		if (!(h->tick_seen & 1U << e->cpu)) {
+			h->tick_first[e->cpu] = e->timer.expires;
+			h->tick_seen |= (uint8_t)(1U << e->cpu);
+		}
 	}
+}
+
+void hz_est_merge(struct hz_est *a, const struct hz_est *b)
+{
+	int64_t gap;
+	int c;
+
+	if (b->have_j) {
+		if (!a->have_j) {
+			a->j0 = b->j0;
+			a->j0_ts = b->j0_ts;
+			a->have_j = true;
+		}
+		a->j1 = b->j1;
+		a->j1_ts = b->j1_ts;
+	}
+	for (c = 0; c < 8; c++) {
+		if (!(b->tick_seen & 1U << c))
+			continue;
+		/* the gap hz_est_feed() would have seen at b's first */
+		gap = b->tick_first[c] - a->tick_last[c];
+		if (a->tick_last[c] && gap > 0 && gap < a->tick_min_gap)
+			a->tick_min_gap = gap;
+		if (!(a->tick_seen & 1U << c))
+			a->tick_first[c] = b->tick_first[c];
+		a->tick_last[c] = b->tick_last[c];
+	}
+	a->tick_seen |= b->tick_seen;
+	if (b->tick_min_gap < a->tick_min_gap)
+		a->tick_min_gap = b->tick_min_gap;
 }
 
 static uint32_t snap_hz(double hz)
@@ -151,99 +206,6 @@ uint32_t hz_est_result(const struct hz_est *h)
 			     (double)(h->j1_ts - h->j0_ts));
 	return hz;
 }
-
-/* ------------------------------------------------------------ sorter */
-
-struct ev_sorter {
-	struct model		*m;
-	size_t			cap, n;
-	uint64_t		seq;
-	struct raw_event	heap[];
-};
-
-struct ev_sorter *ev_sorter_create(size_t cap, struct model *m,
-				   struct idl_err *err)
-{
-	struct ev_sorter *s;
-
-	if (cap < 1)
-		cap = 1;
-	s = malloc(sizeof(*s) + cap * sizeof(s->heap[0]));
-	if (!s) {
-		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-		return NULL;
-	}
-	s->m = m;
-	s->cap = cap;
-	s->n = 0;
-	s->seq = 0;
-	return s;
-}
-
-static bool ev_before(const struct raw_event *a, const struct raw_event *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
-}
-
-static void heap_swap(struct raw_event *a, struct raw_event *b)
-{
-	struct raw_event t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static int sorter_pop(struct ev_sorter *s, struct idl_err *err)
-{
-	struct raw_event top = s->heap[0];
-	size_t i = 0;
-
-	s->heap[0] = s->heap[--s->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i;
-
-		if (l < s->n && ev_before(&s->heap[l], &s->heap[min]))
-			min = l;
-		if (r < s->n && ev_before(&s->heap[r], &s->heap[min]))
-			min = r;
-		if (min == i)
-			break;
-		heap_swap(&s->heap[i], &s->heap[min]);
-		i = min;
-	}
-	return model_feed(s->m, &top, err);
-}
-
-int ev_sorter_push(struct ev_sorter *s, const struct raw_event *e,
-		   struct idl_err *err)
-{
-	size_t i;
-
-	if (s->n == s->cap && sorter_pop(s, err))
-		return -1;
-	i = s->n++;
-	s->heap[i] = *e;
-	s->heap[i].seq = s->seq++;
-	while (i > 0 && ev_before(&s->heap[i], &s->heap[(i - 1) / 2])) {
-		heap_swap(&s->heap[i], &s->heap[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	return 0;
-}
-
-int ev_sorter_flush(struct ev_sorter *s, struct idl_err *err)
-{
-	while (s->n)
-		if (sorter_pop(s, err))
-			return -1;
-	return 0;
-}
-
-void ev_sorter_free(struct ev_sorter *s)
-{
-	free(s);
-}
-
 
 /* Jiffies are unsigned: far past the range means far in the future. */
 static uint64_t clamp_jiffies(uint64_t j)

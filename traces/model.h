@@ -90,10 +90,15 @@ struct hz_est {
 	uint64_t	j0, j1;
 	bool		have_j;
 	int64_t		tick_last[8];	/* last tick expiry of CPUs 0..7 */
+	int64_t		tick_first[8];	/* first ..., for hz_est_merge() */
+	uint8_t		tick_seen;	/* CPUs with a tick expiry */
 	int64_t		tick_min_gap;
 };
 void hz_est_init(struct hz_est *h);
 void hz_est_feed(struct hz_est *h, const struct raw_event *e);
+/* @b, fed the events that follow @a's, into @a: as if @a had been fed
+ * them all. */
+void hz_est_merge(struct hz_est *a, const struct hz_est *b);
 /* A standard HZ (100, 250, 300, 1000, ...) or 0 if unknown. */
 uint32_t hz_est_result(const struct hz_est *h);
 

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `make bench`: replay throughput, idle periods per second per governor,
-# single-threaded and with -j, and peak RSS.  The input is a large
-# synthetic trace made with `idlelab synth` at bench time (or, without
-# synth, periods generated in memory by `replay --synthetic`).
+# `make bench`: the machine, then import speed beside reference tools
+# (tests/bench/import.sh; BENCH_IMPORT=0 leaves it out), then replay
+# throughput, idle periods per second per governor, single-threaded and
+# with -j, and peak RSS.  The replay input is a large synthetic trace
+# made with `idlelab synth` at bench time (or, without synth, periods
+# generated in memory by `replay --synthetic`).
 #
 # Environment: IDLELAB (default ./idlelab), BENCH_SECONDS (synth duration
 # per CPU, default 150 s of a 20 kHz interrupt workload plus timers,
@@ -52,6 +54,15 @@ header() {
 		"cpu s" "M/s wall" "M/s cpu" "RSS KB"
 }
 
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
+	head -n1)
+echo "machine: ${cpu:-unknown CPU}, $NCPU CPUs online, $(uname -sr)," \
+     "$(awk '/^MemTotal/ { printf "%d MB", $2 / 1024 }' /proc/meminfo 2>/dev/null)"
+if [ "${BENCH_IMPORT:-1}" != 0 ]; then
+	echo
+	IDLELAB=$IDLELAB sh "$(dirname "$0")/import.sh" || exit 1
+	echo
+fi
 echo "idlelab replay benchmark: $NCPU CPUs online, -j $JOBS"
 echo "(M/s = million recorded idle periods per second per governor;"
 echo " 'cpu' divides by user+system CPU time, so it reads per core under -j;"

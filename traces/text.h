@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the text importers: the general line parser (text-parse.c), its
+ * fast path (text-fast.c) and the chunked reader of text files
+ * (text-chunk.c) that the scan (import-text.c) and the run (text-run.c)
+ * parse them with.
+ */
+#ifndef IDLELAB_TEXT_H
+#define IDLELAB_TEXT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import.h"
+
+/* One known event's line, for its decoder and its messages. */
+struct line_ctx {
+	const char	*path;
+	unsigned long	lineno;
+	const char	*event;		/* the event name */
+	const char	*fields;	/* what follows "NAME: " */
+	struct idl_err	*err;
+};
+
+/* The event type of the @len bytes at @name, EV_NONE if not known. */
+uint16_t text_event_type(const char *name, size_t len);
+static inline bool text_flag_in(char c, const char *set)
+{
+	for (; *set; set++)
+		if (c == *set)
+			return true;
+	return false;
+}
+
+/*
+ * The context flags (EV_CTX_*) of ftrace's irq-info column, 0 if @t (@n
+ * bytes, no NUL) is none: irqs-off, need-resched, hardirq/softirq,
+ * preempt depth[, migrate-disable].  Any need-resched letter but 'p'
+ * (preempt count only) means TIF_NEED_RESCHED; 'h' and 'H' a hard irq.
+ */
+static inline uint8_t text_flags_column(const char *t, size_t n)
+{
+	uint8_t ctx = EV_CTX_KNOWN;
+
+	if (n < 4 || n > 6 || !text_flag_in(t[0], "dDXb.") ||
+	    !text_flag_in(t[1], "NnBbLlp.") || !text_flag_in(t[2], "HhsZz."))
+		return 0;
+	if (t[1] != '.' && t[1] != 'p')
+		ctx |= EV_CTX_RESCHED;
+	if (t[2] == 'h' || t[2] == 'H')
+		ctx |= EV_CTX_HARDIRQ;
+	return ctx;
+}
+/* The fields of @l into @e (ts, cpu, type and ctx set), then @sink. */
+int text_decode(const struct line_ctx *l, struct raw_event *e,
+		import_sink sink, void *ctx);
+
+/* What the fast path reads lines for; one per thread. */
+struct text_fast {
+	const char	*path;
+	const char	*want;		/* the buffer (import_text_line()) */
+	import_sink	sink;
+	void		*ctx;
+	/* the last timer function read, its hash and tick test */
+	char		fn[128];
+	size_t		fn_len;
+	uint32_t	fn_hash;
+	bool		fn_tick;
+};
+
+/* text_fast_line(): this line is not for the fast path. */
+#define TEXT_SLOW	1
+
+/*
+ * One plain line (@len bytes, NUL-terminated, no CR, no ": CPU:") read
+ * as import_text_line() would for a line of the top-level buffer: events
+ * to @f->sink, 0 (also for a line without events) or -1 with @err set.
+ * TEXT_SLOW, with the line unchanged, when it has another layout than
+ * the fast path takes: give it to import_text_line().
+ */
+int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
+		   size_t len, struct idl_err *err);
+
+/*
+ * Longest text line accepted.  Real event lines are a few hundred bytes
+ * (an ipi_send_cpumask of 1024 CPUs is ~300); the cap keeps memory
+ * bounded whatever the input holds.
+ */
+#define IMPORT_LINE_MAX	65536
+
+#define TEXT_CHUNK	(256U << 10)	/* bytes of the file per chunk */
+#define TEXT_SLOTS	4		/* chunks in memory at a time */
+
+/* What reading a line gives instead of its length. */
+#define TEXT_END	(-1)	/* no more lines in the chunk */
+#define TEXT_TOO_LONG	(-2)	/* a line longer than IMPORT_LINE_MAX */
+#define TEXT_READ_ERROR	(-3)	/* errno tells */
+
+/*
+ * Parse one line: @len bytes at @line, NUL-terminated in place of its
+ * '\n' and cut at its first CR; @plain when it holds no NUL and no
+ * ": CPU:" of a lost-events line (the fast path takes plain lines).
+ */
+typedef int (*text_line_fn)(void *ctx, unsigned long lineno, char *line,
+			    size_t len, bool plain, struct idl_err *err);
+
+struct text_par;
+
+/* A chunk of the file's lines and what its parser made of them. */
+struct text_chunk {
+	struct text_par	*par;
+	uint64_t	k;		/* its number in the file */
+	void		*out;		/* the parser's (struct text_ops) */
+	char		*buf;		/* the bytes read, lines in place */
+	size_t		cap;		/* of buf, less a NUL */
+	uint64_t	off;		/* file offset of buf[0] */
+	size_t		len;		/* bytes in buf */
+	size_t		first, pos;	/* the first and the next line */
+	size_t		stop;		/* lines start before it */
+	bool		eof;		/* buf reaches the end of the file */
+	/* the line last read */
+	bool		plain;
+	uint64_t	line_off, line_end;	/* its file offsets */
+	/* where the next CR, NUL and ": CPU:" are (len: none) */
+	size_t		cr, nul, lost;
+	bool		fresh;		/* ... to be looked for again */
+	unsigned long	lines;		/* read */
+	unsigned long	base;		/* lines of the file before it */
+	int		status;		/* TEXT_CHUNK_* */
+	/* the line of the error (0: a read error, not a line's) and a bad
+	 * last line skipped (0: none), numbered within the chunk */
+	unsigned long	bad_line, skipped;
+	uint64_t	bad_off, skipped_off;	/* their file offsets */
+	struct idl_err	err;		/* the error, as the parser saw it */
+};
+
+#define TEXT_CHUNK_OK		0
+#define TEXT_CHUNK_ERROR	1	/* stopped at an error */
+#define TEXT_CHUNK_FULL		2	/* stopped: the output is full */
+
+/* How the lines of a file are parsed and their results taken. */
+struct text_ops {
+	size_t		out_size;	/* a chunk's output */
+	/* once for each chunk's output (NULL: zeros will do) */
+	void		(*init)(void *ctx, void *out);
+	/* an output made ready for a chunk */
+	void		(*reset)(void *out);
+	/* a line into the chunk's output (ctx), on any thread */
+	text_line_fn	line;
+	/* the output cannot take another line (NULL: never) */
+	bool		(*full)(void *out);
+	/* a parsed chunk, in file order, on the caller's thread; c->base
+	 * is set.  -1 with @err set ends text_par_run(). */
+	int		(*take)(void *ctx, struct text_chunk *c,
+				struct idl_err *err);
+};
+
+/* Every line of @path parsed and taken; 0 or -1 with @err set. */
+int text_par_run(const char *path, const struct text_ops *ops, void *ctx,
+		 struct idl_err *err);
+/*
+ * The lines of @c from the next one to @fn, numbered from c->base + 1,
+ * until the end of the chunk, an error (-1), or @full(@ctx).  A bad last
+ * line of the file (a capture cut short) is skipped: c->skipped.
+ */
+int text_chunk_lines(struct text_chunk *c, text_line_fn fn, void *ctx,
+		     bool (*full)(void *ctx), struct idl_err *err);
+/* Nothing follows the last line read of @c in the file. */
+bool text_chunk_at_end(const struct text_chunk *c);
+/* The bad line of @c (or the bad last line it skipped) given to @fn
+ * again, with its number in the file: its message in @err, as one read
+ * of the whole file gives it.  Returns -1. */
+int text_chunk_again(struct text_chunk *c, bool skipped, text_line_fn fn,
+		     void *ctx, struct idl_err *err);
+/* All of @c's lines read again and given to @fn, numbered in the file. */
+int text_chunk_redo(struct text_chunk *c, text_line_fn fn, void *ctx,
+		    struct idl_err *err);
+
+/* Files from this size on are read with two threads on two CPUs. */
+#define TEXT_THREADED_MIN	(1U << 20)
+#define TEXT_THREAD_STACK	(512U << 10)
+
+/* Threads to import @path with: 1 or 2 (IDLELAB_IMPORT_THREADS=1 or 2
+ * decides; by default 2 on two CPUs or more for a large file). */
+int text_threads(const char *path);
+/* pthread_create() with a small stack; -1 if no thread can be had. */
+int text_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
+
+#endif /* IDLELAB_TEXT_H */
