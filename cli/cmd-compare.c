@@ -54,17 +54,34 @@ static int compare_sweep(const char *path, int format, int latency)
 	return IDL_EXIT_OK;
 }
 
+/* Once per (benchmark, metric) and column, however many cases lack it. */
 static void report_missing(const struct cmp_table *t)
 {
-	int r, c;
+	int r0, r, c, n, missing;
 
-	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++)
-			if (!cmp_cell(t, r, c))
-				idl_warn("%s %s%s%s: no runs in '%s' (shown as n/a)",
-					 t->row[r].name, t->row[r].metric,
-					 t->row[r].kase[0] ? "-" : "",
-					 t->row[r].kase, t->col[c].title);
+	for (r0 = 0; r0 < t->nrows; r0++) {
+		if (!t->row[r0].first_of_metric)
+			continue;
+		for (c = 0; c < t->ncols; c++) {
+			n = missing = 0;
+			for (r = r0; r >= 0; r = t->row[r].next_of_metric, n++)
+				missing += !cmp_cell(t, r, c);
+			if (!missing)
+				continue;
+			if (n == 1)
+				idl_warn("%s %s: no runs in '%s' (%s%s%sshown "
+					 "as n/a)", t->row[r0].name,
+					 t->row[r0].metric, t->col[c].title,
+					 t->row[r0].kase[0] ? "case " : "",
+					 t->row[r0].kase,
+					 t->row[r0].kase[0] ? "; " : "");
+			else
+				idl_warn("%s %s: no runs in '%s' in %d of %d "
+					 "cases (shown as n/a)",
+					 t->row[r0].name, t->row[r0].metric,
+					 t->col[c].title, missing, n);
+		}
+	}
 }
 
 int cmd_compare(int argc, char **argv)

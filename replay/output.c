@@ -445,71 +445,168 @@ static json_t *json_lookup(json_t *g, const char *metric)
 	return v;
 }
 
-/* One row per metric; values: one number per trace (results-format.md). */
+/*
+ * A trace's case in the benchmark rows: its file name without ".idl",
+ * "@TABLE" on a what-if table, "#N" (its place) when an earlier trace
+ * already has that name.  Traces are different workloads, never runs of
+ * one (doc/compare.md).
+ */
+static void bench_case(const struct replay_run *run, int t, char *buf,
+		       size_t len)
+{
+	const struct replay_trace *tr = &run->tr[t];
+	const char *base = strrchr(tr->path, '/');
+	size_t n, i;
+	int u;
+
+	base = base ? base + 1 : tr->path;
+	n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".idl"))
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)(n < 40 ? n : 40), base);
+	if (!tr->setup.own_table) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "@%.16s", tr->setup.table.name);
+	}
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == ' ')
+			buf[i] = '_';
+	for (u = 0; u < t; u++) {
+		char other[64];
+
+		bench_case(run, u, other, sizeof(other));
+		if (!strcmp(other, buf)) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, "#%d", t + 1);
+			break;
+		}
+	}
+}
+
+/*
+ * One row per (metric, trace), one value (run) per governor
+ * (results-format.md).  A trace with several cases of the same name
+ * gets them numbered, so each is compared only with itself.
+ */
 static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
 {
 	const struct replay_trace *tr0 = &run->tr[0];
 	json_t *a = json_array();
+	char kase[64];
 	size_t m;
 	int t, gi;
 
 	for (m = 0; m < sizeof(bench_metrics) / sizeof(bench_metrics[0]); m++) {
-		json_t *vals = json_object();
+		for (t = 0; t < run->ntrace; t++) {
+			json_t *vals = json_object(), *govs = json_object_get(
+				json_array_get(traces, (size_t)t), "governors");
 
-		for (gi = 0; gi < tr0->setup.ngov; gi++) {
-			const char *spec = tr0->setup.gov[gi].spec;
-			json_t *arr = json_array();
-
-			for (t = 0; t < run->ntrace; t++) {
-				json_t *govs = json_object_get(json_array_get(
-					traces, (size_t)t), "governors");
+			for (gi = 0; gi < tr0->setup.ngov; gi++) {
+				const char *spec = tr0->setup.gov[gi].spec;
 				json_t *v = json_lookup(json_object_get(govs,
 					spec), bench_metrics[m].name);
 
-				json_array_append(arr, v ? v : json_null());
+				json_object_set_new(vals, spec, json_pack(
+					"[O]", v ? v : json_null()));
 			}
-			json_object_set_new(vals, spec, arr);
+			bench_case(run, t, kase, sizeof(kase));
+			json_array_append_new(a, json_pack(
+				"{s:s, s:o, s:s, s:s, s:b, s:o}",
+				"name", "replay", "case", idl_json_string(kase),
+				"metric", bench_metrics[m].name,
+				"unit", bench_metrics[m].unit ?
+					bench_metrics[m].unit :
+					run->tr[t].energy.unit,
+				"higher_is_better",
+				bench_metrics[m].higher_is_better,
+				"values", vals));
 		}
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:s, s:b, s:o}",
-			"name", "replay", "case", "",
-			"metric", bench_metrics[m].name,
-			"unit", bench_metrics[m].unit ? bench_metrics[m].unit :
-				tr0->energy.unit,
-			"higher_is_better", bench_metrics[m].higher_is_better,
-			"values", vals));
 	}
 	return a;
 }
 
-/* results-format "idle" block: the first trace's numbers per config. */
-static json_t *json_idle(const struct replay_trace *tr, json_t *trace)
+/* Does @tr replay on the same table as @tr0 (same name and states)? */
+static bool same_table(const struct replay_trace *tr0,
+		       const struct replay_trace *tr)
 {
-	json_t *idle = json_object(), *govs = json_object_get(trace,
-							       "governors");
-	int gi;
+	const struct cstate_table *a = &tr0->setup.table, *b = &tr->setup.table;
+	int i;
 
-	for (gi = 0; gi < tr->setup.ngov; gi++) {
-		json_t *g = json_object_get(govs, tr->setup.gov[gi].spec);
+	if (strcmp(a->name, b->name) || a->count != b->count ||
+	    strcmp(tr0->energy.unit, tr->energy.unit))
+		return false;
+	for (i = 0; i < a->count; i++)
+		if (strcmp(a->states[i].name, b->states[i].name))
+			return false;
+	return true;
+}
 
-		json_object_set_new(idle, tr->setup.gov[gi].spec, json_pack(
-			"{s:O, s:O, s:O, s:{s:O, s:s, s:b, s:s}}",
-			"above_pct", json_object_get(g, "above_pct"),
-			"below_pct", json_object_get(g, "below_pct"),
-			"residency_pct", json_object_get(g, "residency_pct"),
-			"energy", "value", json_object_get(g, "energy"),
-			"unit", tr->energy.unit, "modelled", true,
-			"model", tr->energy.model == REPLAY_ENERGY_TABLE ?
-				"table" : "derived"));
+/* Column @gi pooled over the traces on @tr0's table: sums, then rates. */
+static json_t *json_idle_column(const struct replay_run *run, int gi,
+				int *ntraces)
+{
+	const struct replay_trace *tr0 = &run->tr[0];
+	const struct cstate_table *tab = &tr0->setup.table;
+	u64 above = 0, below = 0, selects = 0, idle_ns = 0;
+	u64 res[CSTATE_MAX] = { 0 };
+	double energy = 0;
+	json_t *rp = json_object();
+	int t, i;
+
+	*ntraces = 0;
+	for (t = 0; t < run->ntrace; t++) {
+		const struct replay_trace *tr = &run->tr[t];
+		const struct replay_score *sc = &tr->total[gi];
+
+		if (!same_table(tr0, tr))
+			continue;
+		(*ntraces)++;
+		selects += sc->selects;
+		idle_ns += tr->wl.idle_ns;
+		energy += energy_of_score(tr, sc);
+		for (i = 0; i < tab->count; i++) {
+			above += sc->above[i];
+			below += sc->below[i];
+			res[i] += sc->residency_ns[i];
+		}
 	}
+	for (i = 0; i < tab->count; i++)
+		json_object_set_new(rp, tab->states[i].name,
+				    json_real(pct(res[i], idle_ns)));
+	return json_pack("{s:f, s:f, s:o, s:{s:f, s:s, s:b, s:s}}",
+		"above_pct", pct(above, selects),
+		"below_pct", pct(below, selects), "residency_pct", rp,
+		"energy", "value", energy, "unit", tr0->energy.unit,
+		"modelled", true, "model",
+		tr0->energy.model == REPLAY_ENERGY_TABLE ? "table" : "derived");
+}
+
+/*
+ * results-format "idle" block: every trace replayed on the first trace's
+ * table, pooled (entries and time summed, then divided); "idle_scope"
+ * says which.
+ */
+static json_t *json_idle(const struct replay_run *run, char *scope,
+			 size_t len)
+{
+	const struct replay_trace *tr0 = &run->tr[0];
+	json_t *idle = json_object();
+	int gi, n = 0;
+
+	for (gi = 0; gi < tr0->setup.ngov; gi++)
+		json_object_set_new(idle, tr0->setup.gov[gi].spec,
+				    json_idle_column(run, gi, &n));
+	snprintf(scope, len, "%d of %d trace%s pooled, on %s", n,
+		 run->ntrace, run->ntrace == 1 ? "" : "s",
+		 tr0->setup.table.name);
 	return idle;
 }
 
 static int write_json(FILE *f, const struct replay_run *run, bool per_cpu)
 {
 	const struct replay_trace *tr0 = &run->tr[0];
-	json_t *root, *traces = json_array(), *configs = json_array();
-	char created[32];
+	json_t *root, *traces = json_array(), *configs = json_array(), *idle;
+	char created[32], scope[160];
 	time_t now = time(NULL);
 	struct tm tm;
 	int t, gi, ret;
@@ -521,8 +618,9 @@ static int write_json(FILE *f, const struct replay_run *run, bool per_cpu)
 	for (gi = 0; gi < tr0->setup.ngov; gi++)
 		json_array_append_new(configs,
 				      idl_json_string(tr0->setup.gov[gi].spec));
+	idle = json_idle(run, scope, sizeof(scope));
 	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:I},"
-			 " s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o}",
 		"format", "idlelab-results", "version", 1, "kind", "replay",
 		"tool", "idlelab " PACKAGE_VERSION, "created", created,
 		"machine", "kernel", tr0->meta.kernel,
@@ -531,7 +629,7 @@ static int write_json(FILE *f, const struct replay_run *run, bool per_cpu)
 		"nr_cpus", (json_int_t)tr0->meta.nr_cpus,
 		"configs", configs,
 		"benchmarks", json_benchmarks(run, traces),
-		"idle", json_idle(tr0, json_array_get(traces, 0)),
+		"idle", idle, "idle_scope", idl_json_string(scope),
 		"replay", json_pack("{s:o}", "traces", traces));
 	if (!root)
 		return -1;

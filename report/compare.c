@@ -306,79 +306,125 @@ static int label_width(const struct cmp_table *t, const char *name)
 	return w;
 }
 
-static int value_width(const struct cmp_table *t, const char *name)
+/* Every cell of a benchmark has at most one run: only the mean is shown. */
+static bool single_runs(const struct cmp_table *t, const char *name)
 {
-	int r, c, s, w = 10;
+	int r, c;
+
+	for (r = cmp_first_row(t, name); r >= 0; r = t->row[r].next_of_name)
+		for (c = 0; c < t->ncols; c++)
+			if (cmp_cell(t, r, c) && cmp_cell(t, r, c)->n > 1)
+				return false;
+	return true;
+}
+
+static double cell_pct(const struct cmp_table *t, int r, int c,
+		       enum cmp_stat s)
+{
+	const struct cmp_row *row = &t->row[r];
+	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
+
+	double pct;
+
+	if (!b || !v)
+		return NAN;
+	pct = stat_pct_better(stat_value(s, b, row->higher_is_better),
+			      stat_value(s, v, row->higher_is_better),
+			      stat_hib(s, row->higher_is_better));
+	return fabs(pct) < 0.005 ? 0 : pct;	/* no "-0.00" */
+}
+
+/* Widths that fit every value and percentage of a benchmark's block. */
+struct mm_widths {
+	int	label, value, pct;
+	bool	mean_only;
+};
+
+static void mm_widths(const struct cmp_table *t, const char *name,
+		      struct mm_widths *w)
+{
+	int r, c, s, n;
 	char buf[64];
 
+	w->label = label_width(t, name);
+	w->value = 10;
+	w->pct = 7;
+	w->mean_only = single_runs(t, name);
 	for (r = cmp_first_row(t, name); r >= 0; r = t->row[r].next_of_name) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct res_series *v = cmp_cell(t, r, c);
 
 			for (s = 0; v && s < ST_COUNT; s++) {
-				int n = snprintf(buf, sizeof(buf), "%.2f",
+				n = snprintf(buf, sizeof(buf), "%.2f",
 					stat_value(s, v, t->row[r].higher_is_better));
-				if (n > w)
-					w = n;
+				if (n > w->value)
+					w->value = n;
+				n = snprintf(buf, sizeof(buf), "%.2f",
+					     cell_pct(t, r, c, s));
+				if (n > w->pct)
+					w->pct = n;
 			}
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
-		if ((int)strlen(t->col[c].title) - 11 > w)
-			w = (int)strlen(t->col[c].title) - 11;
-	return w;
+		if ((int)strlen(t->col[c].title) - w->pct - 4 > w->value)
+			w->value = (int)strlen(t->col[c].title) - w->pct - 4;
 }
 
 static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
-			       int c, enum cmp_stat s, int w)
+			       int c, enum cmp_stat s,
+			       const struct mm_widths *w)
 {
 	const struct cmp_row *row = &t->row[r];
-	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
-	double val, base, pct;
+	const struct res_series *v = cmp_cell(t, r, c);
+	double pct = cell_pct(t, r, c, s);
 	bool sig;
 
 	if (!v) {
-		fprintf(f, "  %*s %10s", w, "n/a", "");
+		fprintf(f, "  %*s %*s", w->value, "n/a", w->pct + 3, "");
 		return;
 	}
-	val = stat_value(s, v, row->higher_is_better);
-	base = b ? stat_value(s, b, row->higher_is_better) : NAN;
-	pct = stat_pct_better(base, val, stat_hib(s, row->higher_is_better));
 	sig = s == ST_MEAN && cell_significant(t, r, c);
 	if (isnan(pct))
-		fprintf(f, "  %*.2f (%7s%%)", w, val, "n/a");
-	else if (sig)
-		fprintf(f, "  %*.2f *%7.2f%%*", w, val, pct);
+		fprintf(f, "  %*.2f (%*s%%)", w->value,
+			stat_value(s, v, row->higher_is_better), w->pct,
+			"n/a");
 	else
-		fprintf(f, "  %*.2f (%7.2f%%)", w, val, pct);
+		fprintf(f, sig ? "  %*.2f *%*.2f%%*" : "  %*.2f (%*.2f%%)",
+			w->value, stat_value(s, v, row->higher_is_better),
+			w->pct, pct);
 }
 
 static void print_mmtests_bench(FILE *f, const struct cmp_table *t,
 				const char *name)
 {
-	int lw = label_width(t, name), vw = value_width(t, name);
 	char buf[2 * RES_NAME_LEN + 2];
+	struct mm_widths w;
 	int r, c, s, line;
 
+	mm_widths(t, name, &w);
 	fprintf(f, "%s\n\n", name);
-	fprintf(f, "%-*s", 10 + lw, "");
+	fprintf(f, "%-*s", 10 + w.label, "");
 	for (c = 0; c < t->ncols; c++)
-		fprintf(f, "  %*s", vw + 11, t->col[c].title);
+		fprintf(f, "  %*s", w.value + w.pct + 4, t->col[c].title);
 	fputc('\n', f);
-	line = 10 + lw + t->ncols * (vw + 13);
+	line = 10 + w.label + t->ncols * (w.value + w.pct + 6);
 	for (c = 0; c < line; c++)
 		fputc('-', f);
 	fputc('\n', f);
 	for (s = 0; s < ST_COUNT; s++) {
+		if (w.mean_only && s != ST_MEAN)
+			continue;
 		for (r = cmp_first_row(t, name); r >= 0;
 		     r = t->row[r].next_of_name) {
 			const struct cmp_row *row = &t->row[r];
 
 			row_label(buf, sizeof(buf), row);
-			fprintf(f, "%-10s%-*s", stat_label(s, row->higher_is_better),
-				lw, buf);
+			fprintf(f, "%-10s%-*s",
+				stat_label(s, row->higher_is_better), w.label,
+				buf);
 			for (c = 0; c < t->ncols; c++)
-				print_mmtests_cell(f, t, r, c, s, vw);
+				print_mmtests_cell(f, t, r, c, s, &w);
 			fputc('\n', f);
 		}
 	}
@@ -417,35 +463,47 @@ static void normalized_units(char *buf, size_t len, const struct cmp_row *r)
 		snprintf(buf, len, "Normalized %s", r->metric);
 }
 
-static void print_normalized_cell(FILE *f, const struct cmp_table *t, int r,
-				  int c, int width)
+/* The text of one cell, `ratio [pct imp](CV)`, or "n/a". */
+static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
+			    int r, int c)
 {
 	const struct cmp_row *row = &t->row[r];
 	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
 	double bm = b ? stat_amean(b->v, b->n) : NAN, m, pct;
-	char cell[64];
 
 	if (!v || isnan(bm) || bm == 0) {
-		fprintf(f, " %*s", width, "n/a");
+		snprintf(cell, len, "n/a");
 		return;
 	}
 	m = stat_amean(v->v, v->n);
 	pct = row->higher_is_better ? (m - bm) / bm * 100 : (bm - m) / bm * 100;
-	snprintf(cell, sizeof(cell), "%.2f [%6.2f](%5.2f)", m / bm, pct,
+	if (fabs(pct) < 0.005)
+		pct = 0;	/* no "-0.00" */
+	snprintf(cell, len, "%.2f [%6.2f](%5.2f)", m / bm, pct,
 		 stat_coeffvar(v->v, v->n));
-	fprintf(f, " %*s", width, cell);
 }
 
 /* One table per (benchmark, metric); its rows are the cases. */
 static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 {
 	const struct cmp_row *first = &t->row[r0];
-	char title[RES_NAME_LEN * 2 + 16], units[160];
+	char title[RES_NAME_LEN * 2 + 16], units[160], cell[96];
 	int r, c, cw[CMP_MAX_COLUMNS], lw = 8;
 
-	for (r = r0; r >= 0; r = t->row[r].next_of_metric)
+	for (c = 0; c < t->ncols; c++) {
+		snprintf(title, sizeof(title), "%s[pct imp](CV)",
+			 t->col[c].title);
+		cw[c] = (int)strlen(title) > 22 ? (int)strlen(title) : 22;
+	}
+	for (r = r0; r >= 0; r = t->row[r].next_of_metric) {
 		if ((int)strlen(t->row[r].kase) > lw)
 			lw = (int)strlen(t->row[r].kase);
+		for (c = 0; c < t->ncols; c++) {
+			normalized_cell(cell, sizeof(cell), t, r, c);
+			if ((int)strlen(cell) > cw[c])
+				cw[c] = (int)strlen(cell);
+		}
+	}
 	normalized_units(units, sizeof(units), first);
 	fprintf(f, "==================================================================\n");
 	fprintf(f, "Test          : %s %s\n", first->name, first->metric);
@@ -457,7 +515,6 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 	fprintf(f, "%-*s", lw + 1, "Case:");
 	for (c = 0; c < t->ncols; c++) {
 		snprintf(title, sizeof(title), "%s[pct imp](CV)", t->col[c].title);
-		cw[c] = (int)strlen(title) > 22 ? (int)strlen(title) : 22;
 		fprintf(f, " %*s", cw[c], title);
 	}
 	fputc('\n', f);
@@ -465,8 +522,10 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 		const struct cmp_row *row = &t->row[r];
 
 		fprintf(f, "%*s ", lw, row->kase[0] ? row->kase : "-");
-		for (c = 0; c < t->ncols; c++)
-			print_normalized_cell(f, t, r, c, cw[c]);
+		for (c = 0; c < t->ncols; c++) {
+			normalized_cell(cell, sizeof(cell), t, r, c);
+			fprintf(f, " %*s", cw[c], cell);
+		}
 		fputc('\n', f);
 	}
 	fprintf(f, "\n\n");
@@ -481,80 +540,58 @@ void cmp_print_normalized(FILE *f, const struct cmp_table *t)
 			print_normalized_metric(f, t, r);
 }
 
-/* -------------------------------------------------------------- summary */
-
-double cmp_benchmark_ratio(const struct cmp_table *t, const char *name, int c)
-{
-	double ratios[256];
-	size_t n = 0;
-	int r;
-
-	for (r = cmp_first_row(t, name); r >= 0 && n < 256;
-	     r = t->row[r].next_of_name) {
-		const struct res_series *b, *v;
-		double bm, m;
-
-		b = cmp_cell(t, r, 0);
-		v = cmp_cell(t, r, c);
-		if (!b || !v)
-			continue;
-		bm = stat_amean(b->v, b->n);
-		m = stat_amean(v->v, v->n);
-		if (!(bm > 0) || !(m > 0))
-			continue;
-		ratios[n++] = t->row[r].higher_is_better ? m / bm : bm / m;
-	}
-	return stat_geomean(ratios, n);
-}
-
-static void print_summary_line(FILE *f, const struct cmp_table *t,
-			       const char *name)
-{
-	int c;
-
-	fprintf(f, "  %-22s", name);
-	for (c = 0; c < t->ncols; c++) {
-		double g = cmp_benchmark_ratio(t, name, c);
-		long pct = lround((g - 1) * 100);
-		char cell[32];
-
-		if (isnan(g))
-			snprintf(cell, sizeof(cell), "n/a");
-		else if (pct == 0)
-			snprintf(cell, sizeof(cell), "no change");
-		else
-			snprintf(cell, sizeof(cell), "%ld%% %s", labs(pct),
-				 pct > 0 ? "better" : "worse");
-		fprintf(f, "  %-14s", cell);
-	}
-	fputc('\n', f);
-}
-
-void cmp_print_summary(FILE *f, const struct cmp_table *t)
-{
-	int c;
-
-	fprintf(f, "  %-22s", "");
-	for (c = 0; c < t->ncols; c++)
-		fprintf(f, "  %-14s", t->col[c].title);
-	fprintf(f, "\n  ");
-	for (c = 0; c < 22 + t->ncols * 16; c++)
-		fputc('-', f);
-	fputc('\n', f);
-	for_each_benchmark(f, t, print_summary_line);
-	fputc('\n', f);
-}
-
 /* ----------------------------------------------------------------- idle */
+
+/* What each input's idle figures cover, where it says (replay: pooled). */
+static void print_idle_scopes(FILE *f, const struct cmp_table *t)
+{
+	const struct res_set *last = NULL;
+	int c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_set *rs = t->col[c].rs;
+
+		if (rs == last || !rs->idle_scope[0])
+			continue;
+		last = rs;
+		if (t->col[t->ncols - 1].rs == t->col[0].rs)
+			fprintf(f, "(%s)\n", rs->idle_scope);
+		else
+			fprintf(f, "(%s: %s)\n", rs->label, rs->idle_scope);
+	}
+}
+
+/* Row @s of the idle table (-3 above, -2 below, -1 energy, else a state). */
+static double idle_value(const struct res_idle *ri, int s, const char *state)
+{
+	int q;
+
+	if (s == -3)
+		return ri->present ? ri->above_pct : NAN;
+	if (s == -2)
+		return ri->present ? ri->below_pct : NAN;
+	if (s == -1)
+		return ri->has_energy ? ri->energy : NAN;
+	for (q = 0; q < ri->nstates; q++)
+		if (!strcmp(ri->state[q], state))
+			return ri->residency_pct[q];
+	return NAN;
+}
+
+static const struct res_idle *col_idle(const struct cmp_table *t, int c)
+{
+	return &t->col[c].rs->idle[t->col[c].config];
+}
 
 void cmp_print_idle(FILE *f, const struct cmp_table *t)
 {
 	const char *states[RES_MAX_STATES * 2];
-	int ns = 0, c, s, q;
+	int ns = 0, c, s, q, w = 14, lw = 28;
 	bool any = false;
+	char label[48], num[64];
 
 	for (c = 0; c < t->ncols; c++) {
-		const struct res_idle *ri = &t->col[c].rs->idle[t->col[c].config];
+		const struct res_idle *ri = col_idle(t, c);
 
 		any |= ri->present;
 		for (s = 0; s < ri->nstates; s++) {
@@ -567,13 +604,25 @@ void cmp_print_idle(FILE *f, const struct cmp_table *t)
 	}
 	if (!any)
 		return;
-	fprintf(f, "idle governor behaviour\n\n%-28s", "");
+	/* widths that fit every title, label and value */
+	for (c = 0; c < t->ncols; c++) {
+		if ((int)strlen(t->col[c].title) > w)
+			w = (int)strlen(t->col[c].title);
+		for (s = -3; s < ns; s++)
+			if (snprintf(num, sizeof(num), "%.2f", idle_value(
+				col_idle(t, c), s, s >= 0 ? states[s] : "")) > w)
+				w = (int)strlen(num);
+	}
+	for (s = 0; s < ns; s++)
+		if ((int)strlen(states[s]) + 12 > lw)
+			lw = (int)strlen(states[s]) + 12;
+	fprintf(f, "idle governor behaviour\n");
+	print_idle_scopes(f, t);
+	fprintf(f, "\n%-*s", lw, "");
 	for (c = 0; c < t->ncols; c++)
-		fprintf(f, " %14s", t->col[c].title);
+		fprintf(f, " %*s", w, t->col[c].title);
 	fputc('\n', f);
 	for (s = -3; s < ns; s++) {
-		char label[48];
-
 		if (s == -3)
 			snprintf(label, sizeof(label), "above %%");
 		else if (s == -2)
@@ -582,34 +631,20 @@ void cmp_print_idle(FILE *f, const struct cmp_table *t)
 			snprintf(label, sizeof(label), "energy");
 		else
 			snprintf(label, sizeof(label), "residency %% %s", states[s]);
-		fprintf(f, "%-28s", label);
+		fprintf(f, "%-*s", lw, label);
 		for (c = 0; c < t->ncols; c++) {
-			const struct res_idle *ri =
-				&t->col[c].rs->idle[t->col[c].config];
-			double v = NAN;
+			double v = idle_value(col_idle(t, c), s,
+					      s >= 0 ? states[s] : "");
 
-			if (s == -3)
-				v = ri->present ? ri->above_pct : NAN;
-			else if (s == -2)
-				v = ri->present ? ri->below_pct : NAN;
-			else if (s == -1)
-				v = ri->has_energy ? ri->energy : NAN;
-			else
-				for (q = 0; q < ri->nstates; q++)
-					if (!strcmp(ri->state[q], states[s]))
-						v = ri->residency_pct[q];
 			if (isnan(v))
-				fprintf(f, " %14s", "n/a");
+				fprintf(f, " %*s", w, "n/a");
 			else
-				fprintf(f, " %14.2f", v);
+				fprintf(f, " %*.2f", w, v);
 		}
-		if (s == -1) {
-			const struct res_idle *ri = &t->col[0].rs->idle[t->col[0].config];
-
-			if (ri->has_energy)
-				fprintf(f, "  %s%s", ri->energy_unit,
-					ri->energy_modelled ? " (modelled)" : "");
-		}
+		if (s == -1 && col_idle(t, 0)->has_energy)
+			fprintf(f, "  %s%s", col_idle(t, 0)->energy_unit,
+				col_idle(t, 0)->energy_modelled ?
+				" (modelled)" : "");
 		fputc('\n', f);
 	}
 	fputc('\n', f);

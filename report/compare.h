@@ -69,6 +69,27 @@ int cmp_first_row(const struct cmp_table *t, const char *name);
 
 /* Geometric mean over a benchmark's rows of the per-row ratio
  * (column mean vs baseline mean, >1 = better); NAN if nothing to compare. */
-double cmp_benchmark_ratio(const struct cmp_table *t, const char *name, int c);
+/*
+ * The summary of one (benchmark, metric) over its cases (doc/compare.md):
+ * per column, the geometric mean of the ratios to the baseline (better
+ * when > 1), or where any value of the line is zero, negative or near
+ * zero, the mean difference to the baseline in the metric's unit (better
+ * when > 0).  @r0 is the metric's first row; NAN where a column has none.
+ */
+enum cmp_sum_kind { CMP_SUM_RATIO, CMP_SUM_DIFF };
+
+struct cmp_summary {
+	enum cmp_sum_kind	kind;
+	double			value[CMP_MAX_COLUMNS];
+	int			n[CMP_MAX_COLUMNS];	/* cases used */
+};
+
+void cmp_metric_summary(const struct cmp_table *t, int r0,
+			struct cmp_summary *s);
+/* "12% better", "0.35 % worse", "no change" or "n/a" */
+void cmp_summary_text(char *buf, size_t len, const struct cmp_summary *s,
+		      int c, const char *unit);
+/* 1 better, -1 worse, 0 no change or n/a (as the text rounds) */
+int cmp_summary_sign(const struct cmp_summary *s, int c);
 
 #endif /* IDLELAB_COMPARE_H */

@@ -63,6 +63,21 @@ void html_svg(FILE *f, struct plot *p, const char *what)
 	free(svg);
 }
 
+/* Config names on the x axis: slanted when they would run into each other. */
+static void config_xtics(struct plot *p, const struct cmp_table *t)
+{
+	size_t longest = 0;
+	int c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (strlen(t->col[c].title) > longest)
+			longest = strlen(t->col[c].title);
+	/* a 720-pixel plot has room for about 80 characters of labels */
+	if (t->ncols * (longest + 2) > 80)
+		fputs("set xtics rotate by 30 right\n", p->script);
+	fputs("set xtics noenhanced\n", p->script);
+}
+
 /* Raw per-run values of one benchmark row, one column of points per config. */
 static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 		      const struct html_opts *o)
@@ -82,6 +97,7 @@ static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 		 row->unit, row->higher_is_better ? "higher" : "lower");
 	if (plot_begin(&p, o->gnuplot, title, 720, 300))
 		return;
+	config_xtics(&p, t);
 	fprintf(p.script, "set xrange [-0.5:%d.5]\nset xtics (", t->ncols - 1);
 	for (c = 0; c < t->ncols; c++) {
 		fprintf(p.script, "%s\"", c ? ", " : "");
@@ -132,6 +148,7 @@ static void plot_residency(FILE *f, const struct cmp_table *t,
 			ref = col_idle(t, c);
 	if (!ref || plot_begin(&p, o->gnuplot, "state residency (% of time)", 720, 320))
 		return;
+	config_xtics(&p, t);
 	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 border -1\nset yrange [0:*]\n$res << EOD\nconfig");
 	for (s = 0; s < ref->nstates; s++) {
@@ -165,6 +182,7 @@ static void plot_misses(FILE *f, const struct cmp_table *t,
 
 	if (plot_begin(&p, o->gnuplot, "mispredictions (kernel rule, % of idle entries)", 720, 300))
 		return;
+	config_xtics(&p, t);
 	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 border -1\nset yrange [0:*]\n$m << EOD\n"
 		"config \"above (too deep)\" \"below (too shallow)\"\n");
@@ -271,8 +289,8 @@ static void plot_vs_oracle(FILE *f, const struct cmp_table *t, bool by_cause,
 	struct plot p;
 
 	if (!n || plot_begin(&p, o->gnuplot, by_cause ?
-			     "choices unlike the oracle's, by wake cause (%)" :
-			     "choices unlike the oracle's, by chosen state (%)",
+			     "choices different from the oracle, by wake cause (%)" :
+			     "choices different from the oracle, by chosen state (%)",
 			     720, 320))
 		return;
 	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
@@ -306,9 +324,11 @@ static void plot_vs_oracle(FILE *f, const struct cmp_table *t, bool by_cause,
 
 static void summary_table(FILE *f, const struct cmp_table *t)
 {
+	struct cmp_summary s;
+	char cell[96];
 	int r, c;
 
-	fputs("<table><tr><th>benchmark</th>", f);
+	fputs("<table><tr><th>benchmark</th><th>metric</th>", f);
 	for (c = 0; c < t->ncols; c++) {
 		fputs("<th>", f);
 		html_escape(f, t->col[c].title);
@@ -316,23 +336,26 @@ static void summary_table(FILE *f, const struct cmp_table *t)
 	}
 	fputs("</tr>\n", f);
 	for (r = 0; r < t->nrows; r++) {
-		if (!t->row[r].first_of_name)
+		if (!t->row[r].first_of_metric)
 			continue;
+		cmp_metric_summary(t, r, &s);
 		fputs("<tr><td>", f);
 		html_escape(f, t->row[r].name);
+		fputs("</td><td>", f);
+		html_escape(f, t->row[r].metric);
 		fputs("</td>", f);
 		for (c = 0; c < t->ncols; c++) {
-			double g = cmp_benchmark_ratio(t, t->row[r].name, c);
-			long pct = lround((g - 1) * 100);
+			int sign = cmp_summary_sign(&s, c);
 
-			if (isnan(g))
-				fputs("<td>n/a</td>", f);
-			else if (pct == 0)
-				fputs("<td>no change</td>", f);
+			cmp_summary_text(cell, sizeof(cell), &s, c,
+					 t->row[r].unit);
+			if (sign)
+				fprintf(f, "<td class=\"%s\">",
+					sign > 0 ? "better" : "worse");
 			else
-				fprintf(f, "<td class=\"%s\">%ld%% %s</td>",
-					pct > 0 ? "better" : "worse", labs(pct),
-					pct > 0 ? "better" : "worse");
+				fputs("<td>", f);
+			html_escape(f, cell);
+			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,32 +47,99 @@ int plot_begin(struct plot *p, const char *gnuplot, const char *title,
 	return 0;
 }
 
+/* Feed @len bytes to @fd; a reader that quits early is not fatal. */
+static void feed(int fd, const char *buf, size_t len)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	sigaction(SIGPIPE, &ign, &old);
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf += n;
+		len -= (size_t)n;
+	}
+	sigaction(SIGPIPE, &old, NULL);
+}
+
+/*
+ * gnuplot reads the script on its standard input; its warnings (an empty
+ * y range, adjusted) go to a file of their own instead of the user's
+ * terminal, and the last line is shown when the plot fails.
+ */
+static int run_gnuplot(struct plot *p)
+{
+	char err_path[] = "/tmp/idlelab-plot-err-XXXXXX", line[256] = "";
+	int fds[2], status = -1, errfd = mkstemp(err_path);
+	FILE *e;
+	pid_t pid;
+
+	if (errfd < 0 || pipe(fds)) {
+		if (errfd >= 0) {
+			close(errfd);
+			unlink(err_path);
+		}
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		dup2(errfd, 2);
+		close(fds[0]);
+		close(fds[1]);
+		close(errfd);
+		execlp(p->gnuplot, p->gnuplot, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	if (pid > 0) {
+		feed(fds[1], p->buf, p->len);
+		close(fds[1]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		close(fds[1]);
+	}
+	if (status && (e = fdopen(errfd, "r"))) {
+		rewind(e);
+		while (fgets(line, sizeof(line), e))
+			;
+		fclose(e);
+		if (line[0])
+			fprintf(stderr, "idlelab report: gnuplot: %s%s", line,
+				strchr(line, '\n') ? "" : "\n");
+	} else {
+		close(errfd);
+	}
+	unlink(err_path);
+	return status;
+}
+
 /* Run the script; on success the SVG text is returned (malloc'd). */
 char *plot_end(struct plot *p)
 {
 	char *svg = NULL;
-	FILE *gp, *in;
+	FILE *in;
 	long size;
-	int status;
 
 	fclose(p->script);
-	gp = popen(p->gnuplot, "w");
-	if (gp) {
-		fwrite(p->buf, 1, p->len, gp);
-		status = pclose(gp);
-		if (status == 0 && (in = fopen(p->svg, "r"))) {
-			fseek(in, 0, SEEK_END);
-			size = ftell(in);
-			rewind(in);
-			svg = size > 0 ? malloc(size + 1) : NULL;
-			if (svg && fread(svg, 1, size, in) == (size_t)size) {
-				svg[size] = '\0';
-			} else {
-				free(svg);
-				svg = NULL;
-			}
-			fclose(in);
+	if (run_gnuplot(p) == 0 && (in = fopen(p->svg, "r"))) {
+		fseek(in, 0, SEEK_END);
+		size = ftell(in);
+		rewind(in);
+		svg = size > 0 ? malloc(size + 1) : NULL;
+		if (svg && fread(svg, 1, size, in) == (size_t)size) {
+			svg[size] = '\0';
+		} else {
+			free(svg);
+			svg = NULL;
 		}
+		fclose(in);
 	}
 	free(p->buf);
 	unlink(p->svg);

@@ -236,6 +236,8 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 		if (load_bench(rs, &rs->bench[i], jb, err))
 			return -1;
 	}
+	copy_str(rs->idle_scope, sizeof(rs->idle_scope),
+		 json_object_get(root, "idle_scope"));
 	idle = json_object_get(root, "idle");
 	if (json_is_object(idle) && load_idle(rs, idle, err))
 		return -1;
@@ -278,6 +280,17 @@ static size_t capped_read(void *buf, size_t len, void *data)
 	return n;
 }
 
+/* A trace given where results are expected (its magic, doc/trace-format.md) */
+static bool is_trace(FILE *f)
+{
+	char magic[8];
+	bool trace = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		     !memcmp(magic, "IDLTRACE", sizeof(magic));
+
+	rewind(f);
+	return trace;
+}
+
 static json_t *load_json(const char *file, struct idl_err *err)
 {
 	struct capped_reader r = { 0 };
@@ -288,6 +301,14 @@ static json_t *load_json(const char *file, struct idl_err *err)
 			      err);
 	if (!r.f)
 		return NULL;
+	if (is_trace(r.f)) {
+		fclose(r.f);
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: an idlelab trace, "
+			    "not a results file: replay it first (idlelab "
+			    "replay --format json -o R.json %s) and give R.json",
+			    file, file);
+		return NULL;
+	}
 	root = json_load_callback(capped_read, &r, JSON_REJECT_DUPLICATES,
 				  &jerr);
 	fclose(r.f);

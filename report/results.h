@@ -73,6 +73,7 @@ struct res_set {
 	int	nconfigs;
 	char	configs[RES_MAX_CONFIGS][RES_NAME_LEN];
 	struct res_idle idle[RES_MAX_CONFIGS];
+	char	idle_scope[160];	/* what "idle" covers, if it says */
 	int	nbench;
 	struct res_bench *bench;
 	struct res_replay *replay;	/* NULL unless a replay file has one */

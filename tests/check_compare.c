@@ -109,6 +109,8 @@ START_TEST(test_load_and_ratio)
 	struct res_set rs;
 	struct cmp_table t;
 	struct idl_err err;
+	struct cmp_summary sum;
+	char buf[96];
 
 	ck_assert_int_eq(results_load(fixture("live-small.json"), &rs, &err), 0);
 	ck_assert_int_eq(rs.nconfigs, 3);
@@ -118,15 +120,211 @@ START_TEST(test_load_and_ratio)
 	ck_assert_int_eq(t.nrows, 3);
 	/*
 	 * pingpong, menu vs haltpoll: latency 12 -> 15 (lower better: 0.8),
-	 * ops 110 -> 95 (higher better: 95/110); geomean sqrt(0.8*0.8636)
+	 * ops 110 -> 95 (higher better: 95/110), one line each
 	 */
-	ck_assert_double_eq_tol(cmp_benchmark_ratio(&t, "pingpong", 1),
-				sqrt(0.8 * 95.0 / 110.0), 1e-12);
+	cmp_metric_summary(&t, 0, &sum);
+	ck_assert_int_eq(sum.kind, CMP_SUM_RATIO);
+	ck_assert_double_eq_tol(sum.value[1], 0.8, 1e-12);
+	cmp_summary_text(buf, sizeof(buf), &sum, 1, "us");
+	ck_assert_str_eq(buf, "20% worse");
+	cmp_metric_summary(&t, 1, &sum);
+	ck_assert_double_eq_tol(sum.value[1], 95.0 / 110.0, 1e-12);
+	ck_assert_double_eq_tol(sum.value[2], 1, 1e-12);
+	cmp_summary_text(buf, sizeof(buf), &sum, 2, "ops/s");
+	ck_assert_str_eq(buf, "no change");
 	/* ladder has no timer runs: missing, not fatal */
 	ck_assert_ptr_null(cmp_cell(&t, 2, 2));
-	ck_assert(isnan(cmp_benchmark_ratio(&t, "timer", 2)));
+	cmp_metric_summary(&t, 2, &sum);
+	ck_assert(isnan(sum.value[2]));
+	cmp_summary_text(buf, sizeof(buf), &sum, 2, "us");
+	ck_assert_str_eq(buf, "n/a");
 	cmp_table_free(&t);
 	results_free(&rs);
+}
+END_TEST
+
+/*
+ * The summary rule (doc/compare.md) on generated result sets: values of
+ * the kinds that trip a ratio (zero, near zero, large) among ordinary
+ * ones, several cases and runs, either direction, and an "oracle" column
+ * that is at least as good as every other in every case, anywhere among
+ * the columns (the baseline too).  Whatever the set, the oracle's line
+ * must rank it first, every column keeps a figure, and a column that is
+ * at least as good as another in every case never ranks below it.
+ */
+static unsigned long long gen_seed = 88172645463325252ull;
+
+static double urand(void)
+{
+	gen_seed ^= gen_seed << 13;
+	gen_seed ^= gen_seed >> 7;
+	gen_seed ^= gen_seed << 17;
+	return (double)(gen_seed >> 11) / 9007199254740992.0;
+}
+
+static double gen_value(void)
+{
+	double u = urand();
+
+	if (u < 0.2)
+		return 0;
+	if (u < 0.3)
+		return urand() * 1e-6;
+	if (u < 0.9)
+		return 0.1 + urand() * 100;
+	return urand() * 1e7;
+}
+
+#define GEN_CASES	6
+
+struct gen_set {
+	struct res_set		rs;
+	struct res_bench	y[GEN_CASES];
+	double			mean[GEN_CASES][RES_MAX_CONFIGS];
+	int			oracle;
+	bool			hib;
+};
+
+static void gen_series(struct gen_set *g, int k, int col)
+{
+	struct res_series *sr = &g->y[k].series[col];
+	size_t i;
+
+	sr->config = col;
+	sr->n = 1 + (size_t)(urand() * 4);
+	sr->v = calloc(sr->n, sizeof(double));
+	ck_assert_ptr_nonnull(sr->v);
+	for (i = 0; i < sr->n; i++)
+		sr->v[i] = gen_value();
+	g->mean[k][col] = stat_amean(sr->v, sr->n);
+}
+
+static void gen_make(struct gen_set *g)
+{
+	int ncases = 1 + (int)(urand() * GEN_CASES), k, col;
+	bool zero_oracle = urand() < 0.5;
+
+	memset(g, 0, sizeof(*g));
+	g->rs.nconfigs = 2 + (int)(urand() * 7);
+	g->oracle = (int)(urand() * g->rs.nconfigs);
+	g->hib = urand() < 0.3;
+	for (col = 0; col < g->rs.nconfigs; col++)
+		snprintf(g->rs.configs[col], RES_NAME_LEN, "col%d", col);
+	g->rs.nbench = ncases;
+	g->rs.bench = g->y;
+	for (k = 0; k < ncases; k++) {
+		struct res_bench *y = &g->y[k];
+		double best = g->hib ? 0 : INFINITY;
+
+		snprintf(y->name, sizeof(y->name), "b");
+		snprintf(y->kase, sizeof(y->kase), "k%d", k);
+		snprintf(y->metric, sizeof(y->metric), "m");
+		y->higher_is_better = g->hib;
+		y->nseries = g->rs.nconfigs;
+		for (col = 0; col < g->rs.nconfigs; col++) {
+			if (col == g->oracle)
+				continue;
+			gen_series(g, k, col);
+			best = g->hib ? fmax(best, g->mean[k][col]) :
+					fmin(best, g->mean[k][col]);
+		}
+		/* one run at the best mean, or no misses at all */
+		y->series[g->oracle].config = g->oracle;
+		y->series[g->oracle].n = 1;
+		y->series[g->oracle].v = calloc(1, sizeof(double));
+		y->series[g->oracle].v[0] = zero_oracle && !g->hib ? 0 : best;
+		g->mean[k][g->oracle] = y->series[g->oracle].v[0];
+	}
+}
+
+static void gen_free(struct gen_set *g)
+{
+	int k, col;
+
+	for (k = 0; k < g->rs.nbench; k++)
+		for (col = 0; col < g->y[k].nseries; col++)
+			free(g->y[k].series[col].v);
+}
+
+/* At least as good as @y in every case. */
+static bool dominates(const struct gen_set *g, int x, int y)
+{
+	int k;
+
+	for (k = 0; k < g->rs.nbench; k++)
+		if (g->hib ? g->mean[k][x] < g->mean[k][y] :
+			     g->mean[k][x] > g->mean[k][y])
+			return false;
+	return true;
+}
+
+/* The rule's choice, worked out here from the means alone. */
+static enum cmp_sum_kind expected_kind(const struct gen_set *g)
+{
+	int k, col;
+
+	for (k = 0; k < g->rs.nbench; k++) {
+		double max = 0;
+
+		for (col = 0; col < g->rs.nconfigs; col++)
+			max = fmax(max, fabs(g->mean[k][col]));
+		for (col = 0; col < g->rs.nconfigs; col++)
+			if (!(g->mean[k][col] > 0 &&
+			      g->mean[k][col] >= 0.01 * max))
+				return CMP_SUM_DIFF;
+	}
+	return CMP_SUM_RATIO;
+}
+
+static bool ranks_at_least(const struct cmp_summary *s, int x, int y)
+{
+	double tol = 1e-9 * fmax(1, fabs(s->value[y]));
+
+	return s->value[x] >= s->value[y] - tol;
+}
+
+START_TEST(test_summary_property)
+{
+	struct gen_set *g = malloc(sizeof(*g));
+	int iter, x, y, ratios = 0, diffs = 0;
+
+	ck_assert_ptr_nonnull(g);
+	for (iter = 0; iter < 3000; iter++) {
+		struct cmp_table t;
+		struct cmp_summary s;
+		struct idl_err err;
+
+		gen_make(g);
+		ck_assert_int_eq(cmp_table_build(&t, &g->rs, 1,
+						 STAT_SIG_TTEST, &err), 0);
+		cmp_metric_summary(&t, 0, &s);
+		ck_assert_int_eq(s.kind, expected_kind(g));
+		ratios += s.kind == CMP_SUM_RATIO;
+		diffs += s.kind == CMP_SUM_DIFF;
+		ck_assert_double_eq(s.value[0],
+				    s.kind == CMP_SUM_RATIO ? 1 : 0);
+		for (x = 0; x < g->rs.nconfigs; x++) {
+			ck_assert_msg(isfinite(s.value[x]),
+				      "set %d: column %d has no figure", iter, x);
+			ck_assert_int_eq(s.n[x], g->rs.nbench);
+			ck_assert_msg(ranks_at_least(&s, g->oracle, x),
+				      "set %d: oracle %d below column %d",
+				      iter, g->oracle, x);
+			ck_assert_int_ge(cmp_summary_sign(&s, g->oracle),
+					 cmp_summary_sign(&s, x));
+			for (y = 0; y < g->rs.nconfigs; y++)
+				if (dominates(g, x, y))
+					ck_assert_msg(ranks_at_least(&s, x, y),
+						"set %d: %d dominates %d", iter,
+						x, y);
+		}
+		cmp_table_free(&t);
+		gen_free(g);
+	}
+	/* both halves of the rule were exercised */
+	ck_assert_int_gt(ratios, 100);
+	ck_assert_int_gt(diffs, 100);
+	free(g);
 }
 END_TEST
 
@@ -159,6 +357,7 @@ int main(void)
 	tcase_add_test(tc, test_ci_rule);
 	tcase_add_test(tc, test_load_and_ratio);
 	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_summary_property);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
