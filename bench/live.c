@@ -141,13 +141,16 @@ static json_t *new_doc(const struct live_opts *o,
 		json_array_append_new(configs, idl_json_string(o->govs[i]));
 	for (i = 0; i < o->nr_bench; i++)
 		json_array_append_new(benches, idl_json_string(o->bench[i].spec));
-	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{"
+	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:{"
 			 "s:o, s:i, s:f, s:f, s:b, s:I, s:b, s:I, s:s}}",
 			 "format", "idlelab-results", "version", 1,
 			 "kind", "live", "tool", "idlelab " PACKAGE_VERSION,
 			 "created", created, "machine", machine_meta(o, s),
 			 "configs", configs, "benchmarks", json_array(),
 			 "idle", json_object(),
+			 "idle_scope", o->nr_bench > 1 ?
+				"per run, the mean over every run of every "
+				"benchmark" : "per run, the mean over every run",
 			 "live", "bench_specs", benches, "runs", o->runs,
 			 "warmup_s", o->warmup_s, "duration_s", o->duration_s,
 			 "shuffled", o->shuffle, "seed",
