@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "bench.h"
 #include "host.h"
+#include "number.h"
 
 #define TIMER_MAX_RATES	16
 
@@ -56,15 +58,16 @@ static void *timer_thread(void *arg)
 static int timer_rates(const struct bench_args *a, double *hz,
 		       struct idl_err *err)
 {
-	char buf[256], *p, *tok, *save, *end;
+	char buf[256], *p, *tok, *save;
 	int n = 0;
 
 	if (bench_opt_str(a, "rates", buf, sizeof(buf), err))
 		return -1;
 	for (p = buf; (tok = strtok_r(p, "/", &save)); p = NULL) {
-		double v = strtod(tok, &end);
+		double v;
 
-		if (*end || !(v > 0 && v <= 100000) || n == TIMER_MAX_RATES)
+		if (idl_parse_double(tok, 0, 100000, true, &v) ||
+		    n == TIMER_MAX_RATES)
 			return idl_err_set(err, IDL_EXIT_BADINPUT,
 					   "timer: bad rates '%s' (Hz list "
 					   "like 73/113, at most %d)", buf,

@@ -142,7 +142,7 @@ static json_t *new_doc(const struct live_opts *o,
 	for (i = 0; i < o->nr_bench; i++)
 		json_array_append_new(benches, idl_json_string(o->bench[i].spec));
 	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:{"
-			 "s:o, s:i, s:f, s:f, s:b, s:I, s:b, s:I, s:s}}",
+			 "s:o, s:i, s:o, s:o, s:b, s:I, s:b, s:I, s:s}}",
 			 "format", "idlelab-results", "version", 1,
 			 "kind", "live", "tool", "idlelab " PACKAGE_VERSION,
 			 "created", created, "machine", machine_meta(o, s),
@@ -152,7 +152,8 @@ static json_t *new_doc(const struct live_opts *o,
 				"per run, the mean over every run of every "
 				"benchmark" : "per run, the mean over every run",
 			 "live", "bench_specs", benches, "runs", o->runs,
-			 "warmup_s", o->warmup_s, "duration_s", o->duration_s,
+			 "warmup_s", idl_json_number(o->warmup_s),
+			 "duration_s", idl_json_number(o->duration_s),
 			 "shuffled", o->shuffle, "seed",
 			 (json_int_t)o->seed, "record", o->record,
 			 "latency_limit_us", (json_int_t)o->latency_limit_us,
@@ -191,7 +192,7 @@ static void add_value(struct live_ctx *c, const char *bench,
 				m->higher_is_better);
 
 	json_array_append_new(json_object_get(json_object_get(e, "values"),
-					      gov), json_real(m->value));
+					      gov), idl_json_number(m->value));
 }
 
 static void update_idle(struct live_ctx *c, int g,
@@ -203,14 +204,15 @@ static void update_idle(struct live_ctx *c, int g,
 
 	/* residency over all runs, weighted by idle time */
 	for (st = 0; st < d->nr_states; st++)
-		json_object_set_new(res, d->info[st].name, json_real(
+		json_object_set_new(res, d->info[st].name, idl_json_number(
 			a->idle_us > 0 ? 100.0 * a->res_us[st] / a->idle_us :
 			0));
-	idle = json_pack("{s:f, s:f, s:f, s:o, s:{s:f, s:s, s:b}, s:i}",
-			 "above_pct", a->above / a->n,
-			 "below_pct", a->below / a->n,
-			 "idle_pct", a->idle / a->n, "residency_pct", res,
-			 "energy", "value", a->energy / a->n,
+	idle = json_pack("{s:o, s:o, s:o, s:o, s:{s:o, s:s, s:b}, s:i}",
+			 "above_pct", idl_json_number(a->above / a->n),
+			 "below_pct", idl_json_number(a->below / a->n),
+			 "idle_pct", idl_json_number(a->idle / a->n),
+			 "residency_pct", res,
+			 "energy", "value", idl_json_number(a->energy / a->n),
 			 "unit", a->energy_unit,
 			 "modelled", a->energy_modelled, "runs", a->n);
 	json_object_set_new(json_object_get(c->doc, "idle"), c->o->govs[g],
@@ -335,10 +337,11 @@ static json_t *idle_json(const struct idle_snapshot *d,
 	}
 	for (st = 0; st < d->nr_states; st++)
 		json_object_set_new(res, d->info[st].name,
-				    json_real(sum->residency_pct[st]));
-	return json_pack("{s:f, s:f, s:f, s:o, s:o}", "above_pct",
-			 sum->above_pct, "below_pct", sum->below_pct,
-			 "idle_pct", sum->idle_pct, "residency_pct", res,
+				    idl_json_number(sum->residency_pct[st]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "above_pct",
+			 idl_json_number(sum->above_pct), "below_pct",
+			 idl_json_number(sum->below_pct), "idle_pct",
+			 idl_json_number(sum->idle_pct), "residency_pct", res,
 			 "per_cpu", cpus);
 }
 
@@ -354,13 +357,15 @@ static double run_energy(struct live_ctx *c, const struct run_meas *rm,
 		double z = (double)rapl_delta(rm->rapl0[i], rm->rapl1[i],
 					      c->rapl.z[i].max_range_uj) / 1e6;
 
-		json_object_set_new(zones, c->rapl.z[i].name, json_real(z));
+		json_object_set_new(zones, c->rapl.z[i].name,
+				    idl_json_number(z));
 		j += z;
 	}
 	/* a counter that opens but does not move is no counter */
 	if (c->rapl.nr && j > 0) {
 		*modelled = false;
-		*e = json_pack("{s:f, s:s, s:b, s:s, s:o}", "value", j,
+		*e = json_pack("{s:o, s:s, s:b, s:s, s:o}", "value",
+			       idl_json_number(j),
 			       "unit", "J", "modelled", false, "source",
 			       "RAPL (powercap)", "zones", zones);
 		return j;
@@ -368,7 +373,8 @@ static double run_energy(struct live_ctx *c, const struct run_meas *rm,
 	json_decref(zones);
 	*modelled = true;
 	j = energy_modelled(&rm->delta, wall_us);
-	*e = json_pack("{s:f, s:s, s:b, s:s}", "value", j, "unit", "cpu-s",
+	*e = json_pack("{s:o, s:s, s:b, s:s}", "value", idl_json_number(j),
+		       "unit", "cpu-s",
 		       "modelled", true, "source",
 		       "model over idle residency (doc/live.md)");
 	return j;
@@ -475,16 +481,16 @@ static int finish_run(struct live_ctx *c, int rep, int g,
 	for (i = 0; i < r->n; i++) {
 		add_value(c, b->spec, &r->m[i], gov);
 		json_array_append_new(metrics, json_pack(
-			"{s:s, s:s, s:s, s:b, s:f}", "metric", r->m[i].name,
+			"{s:s, s:s, s:s, s:b, s:o}", "metric", r->m[i].name,
 			"case", r->m[i].case_name, "unit", r->m[i].unit,
 			"higher_is_better", r->m[i].higher_is_better,
-			"value", r->m[i].value));
+			"value", idl_json_number(r->m[i].value)));
 	}
 	idle_metrics(c, b->spec, gov, &sum, energy, modelled);
-	run = json_pack("{s:i, s:i, s:s, s:s, s:s, s:f, s:o, s:o, s:o, s:o}",
+	run = json_pack("{s:i, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
 			"run", c->run_no, "repetition", rep + 1,
 			"governor", gov, "benchmark", b->def->name,
-			"spec", b->spec, "wall_s", wall_s,
+			"spec", b->spec, "wall_s", idl_json_number(wall_s),
 			"metrics", metrics, "idle", idle_json(&rm->delta, &sum),
 			"perf", perf_json(c, rm, wall_s, b->spec, gov),
 			"energy", e);

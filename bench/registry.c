@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +15,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "number.h"
+
+#define BENCH_OPT_MAX	1e9
 
 volatile sig_atomic_t bench_stop;
 
@@ -206,17 +210,17 @@ int bench_opt_str(const struct bench_args *a, const char *key, char *buf,
 double bench_opt_num(const struct bench_args *a, const char *key,
 		     struct idl_err *err)
 {
-	char buf[64], *end;
+	char buf[64];
 	double v;
 
 	if (bench_opt_str(a, key, buf, sizeof(buf), err))
 		return NAN;
-	errno = 0;
-	v = strtod(buf, &end);
-	if (errno || end == buf || *end || !isfinite(v) || v < 0) {
+	/* every parameter (counts, us, Hz, CPUs, ports) fits, and a value
+	 * converted to an int by a benchmark stays defined */
+	if (idl_parse_double(buf, 0, BENCH_OPT_MAX, false, &v)) {
 		idl_err_set(err, IDL_EXIT_BADINPUT,
-			    "benchmark option %s=%s: not a non-negative number",
-			    key, buf);
+			    "benchmark option %s=%s: not a number in 0..%.0f",
+			    key, buf, BENCH_OPT_MAX);
 		return NAN;
 	}
 	return v;

@@ -82,7 +82,7 @@ int cmd_decide(int argc, char **argv)
 
 		fd = idl_input_open(argv[first], 0, NULL, &e);
 		if (fd < 0) {
-			fprintf(stderr, "decide: %s\n", e.msg);
+			fprintf(stderr, "idlelab decide: %s\n", e.msg);
 			return IDL_EXIT_BADINPUT;
 		}
 	}

@@ -86,6 +86,9 @@ static int build(int argc, char **argv)
 		return idl_opts_status(first);
 	if (!o.out)
 		return idl_usage_error("build needs -o GOV.so");
+	if (o.kernel && !kbuild_version(o.kernel))
+		return idl_usage_error("--kernel: '%s' is not MAJOR.MINOR "
+				       "(like 6.18)", o.kernel);
 	o.src = argv[first];
 	fflush(stdout);
 	if (kbuild(&o, &err)) {

@@ -233,11 +233,6 @@ static void print_text(const char *file, const struct trace_meta *m,
 		printf("\nwarning: damaged trace: %s\n", damage);
 }
 
-static json_t *json_num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 static json_t *json_meta(const struct trace_meta *m)
 {
 	json_t *o = json_object(), *states = json_array();
@@ -278,8 +273,8 @@ static json_t *json_meta(const struct trace_meta *m)
 			"target_residency_ns",
 			(json_int_t)c->target_residency_ns,
 			"flags", (int)c->flags, "disabled", c->disabled,
-			"power", json_num_or_null(c->power),
-			"entry_energy", json_num_or_null(c->entry_energy)));
+			"power", idl_json_number(c->power),
+			"entry_energy", idl_json_number(c->entry_energy)));
 	}
 	json_object_set_new(o, "table", json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",

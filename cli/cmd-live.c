@@ -284,15 +284,18 @@ static int parse_governors(struct cli *c, struct idl_err *err)
 static int parse_disable(struct cli *c, struct idl_err *err)
 {
 	int nstates = idlectl_nr_states(c->o.root, 0);
-	char buf[256], *tok, *save, *s, *end;
+	char buf[256], *tok, *save, *s;
+	long long k;
 
 	if (!c->disable)
 		return 0;
+	if (!*c->disable)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "--disable-state: "
+				   "an empty list (give state indices, like "
+				   "1,2)");
 	snprintf(buf, sizeof(buf), "%s", c->disable);
 	for (s = buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
-		long k = strtol(tok, &end, 10);
-
-		if (*end || end == tok || k < 0 || k >= nstates)
+		if (idl_parse_int(tok, 0, nstates - 1, &k))
 			return idl_err_set(err, IDL_EXIT_BADINPUT,
 					   "state index '%s' out of range "
 					   "(this machine has states 0..%d)",

@@ -165,7 +165,8 @@ static int opt_disable(const struct idl_option *opt, const char *arg)
 	return 0;
 }
 
-/* --synthetic N[:CPUS] */
+/* --synthetic N[:CPUS]: at most 10^10 periods (about 1000 s per CPU) */
+#define REPLAY_SYNTH_MAX	10000000000
 static int opt_synthetic(const struct idl_option *opt, const char *arg)
 {
 	struct replay_opts *o = opt->value;
@@ -178,14 +179,15 @@ static int opt_synthetic(const struct idl_option *opt, const char *arg)
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
-	if (idl_parse_u64(buf, 1, UINT64_MAX, &n) ||
+	if (idl_parse_u64(buf, 1, REPLAY_SYNTH_MAX, &n) ||
 	    (colon && idl_parse_u64(colon + 1, 1, TRACE_MAX_CPUS, &cpus)))
 		goto bad;
 	o->synth_periods = n;
 	o->synth_cpus = (unsigned int)cpus;
 	return 0;
 bad:
-	return idl_opt_error(opt, arg, "N[:CPUS] (N >= 1, CPUS in 1.."
+	return idl_opt_error(opt, arg, "N[:CPUS] (N in 1.."
+			     IDL_STR(REPLAY_SYNTH_MAX) ", CPUS in 1.."
 			     IDL_STR(TRACE_MAX_CPUS) ")");
 }
 

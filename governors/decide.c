@@ -510,12 +510,12 @@ static int setup_governor(struct decide *d, const char *spec)
 	char err[512];
 
 	if (idl_governor_parse(&d->gov, spec, err, sizeof(err))) {
-		fprintf(stderr, "decide: %s\n", err);
+		fprintf(stderr, "idlelab decide: %s\n", err);
 		return -1;
 	}
 	if (d->gov.ops->needs_hindsight) {
-		fprintf(stderr, "decide: governor '%s' needs hindsight (the "
-			"idle duration that follows each select), which a "
+		fprintf(stderr, "idlelab decide: governor '%s' needs "
+			"hindsight (the idle duration that follows each select), which a "
 			"decision stream does not give; use it in replay\n",
 			d->gov.ops->name);
 		return -1;

@@ -22,6 +22,7 @@
 #include "kbuild.h"
 #include "lib/paths.h"
 #include "plugin.h"
+#include "number.h"
 
 extern char **environ;
 
@@ -29,13 +30,18 @@ extern char **environ;
 
 unsigned int kbuild_version(const char *s)
 {
-	unsigned int a, b;
-	char extra;
+	const char *dot = strchr(s, '.');
+	long long a, b;
+	char major[8];
 
-	if (sscanf(s, "%u.%u%c", &a, &b, &extra) != 2 || a < 2 || a > 99 ||
-	    b > 255)
+	if (!dot || dot - s >= (long)sizeof(major))
 		return 0;
-	return KV(a, b, 0);
+	memcpy(major, s, (size_t)(dot - s));
+	major[dot - s] = '\0';
+	if (idl_parse_int(major, 2, 99, &a) || idl_parse_int(dot + 1, 0, 255, &b)
+	    || *s == '+' || dot[1] == '+' || dot[1] == '-')
+		return 0;
+	return KV((unsigned int)a, (unsigned int)b, 0);
 }
 
 /*

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,4 +113,9 @@ void idl_csv_text(FILE *f, const char *s, bool always_quote)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+json_t *idl_json_number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }

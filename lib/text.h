@@ -21,6 +21,8 @@ int idl_text_clean(char *s);
  * on stderr.  Never NULL unless out of memory. */
 struct json_t;
 struct json_t *idl_json_string(const char *s);
+/* A number, or null when it is not finite (json_real() refuses those). */
+struct json_t *idl_json_number(double v);
 
 /*
  * A CSV text cell, quoted (always, or when it holds a comma, a quote or

@@ -303,7 +303,7 @@ static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
 static void json_emit(void *p, const char *metric, const char *key,
 		      double v, bool is_int)
 {
-	json_t *obj = p, *sub, *val = isnan(v) ? json_null() :
+	json_t *obj = p, *sub, *val = !isfinite(v) ? json_null() :
 		is_int ? json_integer((json_int_t)v) : json_real(v);
 
 	if (!key) {
@@ -326,14 +326,14 @@ static json_t *json_table(const struct replay_trace *tr)
 
 	for (i = 0; i < t->count; i++)
 		json_array_append_new(a, json_pack(
-			"{s:s, s:I, s:I, s:b, s:f, s:f}",
+			"{s:s, s:I, s:I, s:b, s:o, s:o}",
 			"name", t->states[i].name,
 			"exit_latency_ns", (json_int_t)t->states[i].exit_latency_ns,
 			"target_residency_ns",
 			(json_int_t)t->states[i].target_residency_ns,
 			"disabled", t->states[i].disabled,
-			"model_power", tr->energy.p[i],
-			"model_entry_cost", tr->energy.e[i]));
+			"model_power", idl_json_number(tr->energy.p[i]),
+			"model_entry_cost", idl_json_number(tr->energy.e[i])));
 	return a;
 }
 
@@ -376,7 +376,7 @@ static json_t *json_trace(const struct replay_trace *tr, bool per_cpu)
 		tr->energy.model == REPLAY_ENERGY_TABLE ? "table" : "derived"));
 	json_object_set_new(o, "energy_unit", idl_json_string(tr->energy.unit));
 	json_object_set_new(o, "energy_transition_scale",
-			    json_real(tr->energy.kappa));
+			    idl_json_number(tr->energy.kappa));
 	json_object_set_new(o, "live_governor", idl_json_string(tr->meta.governor));
 	json_object_set_new(o, "live_tunables",
 			    idl_json_string(tr->meta.governor_params));
@@ -572,11 +572,12 @@ static json_t *json_idle_column(const struct replay_run *run, int gi,
 	}
 	for (i = 0; i < tab->count; i++)
 		json_object_set_new(rp, tab->states[i].name,
-				    json_real(pct(res[i], idle_ns)));
-	return json_pack("{s:f, s:f, s:o, s:{s:f, s:s, s:b, s:s}}",
-		"above_pct", pct(above, selects),
-		"below_pct", pct(below, selects), "residency_pct", rp,
-		"energy", "value", energy, "unit", tr0->energy.unit,
+				    idl_json_number(pct(res[i], idle_ns)));
+	return json_pack("{s:o, s:o, s:o, s:{s:o, s:s, s:b, s:s}}",
+		"above_pct", idl_json_number(pct(above, selects)),
+		"below_pct", idl_json_number(pct(below, selects)),
+		"residency_pct", rp, "energy", "value",
+		idl_json_number(energy), "unit", tr0->energy.unit,
 		"modelled", true, "model",
 		tr0->energy.model == REPLAY_ENERGY_TABLE ? "table" : "derived");
 }

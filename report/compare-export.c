@@ -98,11 +98,6 @@ void cmp_print_csv(FILE *f, const struct cmp_table *t)
 	}
 }
 
-static json_t *json_num(double v)
-{
-	return (isnan(v) || isinf(v)) ? json_null() : json_real(v);
-}
-
 void cmp_print_json(FILE *f, const struct cmp_table *t)
 {
 	json_t *root = json_object(), *rows = json_array(), *cols = json_array();
@@ -128,17 +123,17 @@ void cmp_print_json(FILE *f, const struct cmp_table *t)
 				      "higher_is_better", row->higher_is_better,
 				      "column", t->col[c].title,
 				      "runs", (json_int_t)cs.n);
-			json_object_set_new(o, "mean", json_num(cs.mean));
-			json_object_set_new(o, "amean", json_num(cs.amean));
-			json_object_set_new(o, "stddev", json_num(cs.stddev));
-			json_object_set_new(o, "coeffvar", json_num(cs.coeffvar));
-			json_object_set_new(o, "min", json_num(cs.min));
-			json_object_set_new(o, "max", json_num(cs.max));
-			json_object_set_new(o, "pct_better", json_num(cs.pct));
-			json_object_set_new(o, "normalized", json_num(cs.ratio));
-			json_object_set_new(o, "t", json_num(cs.sig.t));
-			json_object_set_new(o, "p", json_num(cs.sig.p));
-			json_object_set_new(o, "cidiff", json_num(cs.sig.cidiff));
+			json_object_set_new(o, "mean", idl_json_number(cs.mean));
+			json_object_set_new(o, "amean", idl_json_number(cs.amean));
+			json_object_set_new(o, "stddev", idl_json_number(cs.stddev));
+			json_object_set_new(o, "coeffvar", idl_json_number(cs.coeffvar));
+			json_object_set_new(o, "min", idl_json_number(cs.min));
+			json_object_set_new(o, "max", idl_json_number(cs.max));
+			json_object_set_new(o, "pct_better", idl_json_number(cs.pct));
+			json_object_set_new(o, "normalized", idl_json_number(cs.ratio));
+			json_object_set_new(o, "t", idl_json_number(cs.sig.t));
+			json_object_set_new(o, "p", idl_json_number(cs.sig.p));
+			json_object_set_new(o, "cidiff", idl_json_number(cs.sig.cidiff));
 			json_object_set_new(o, "significant",
 					    json_boolean(cs.sig.significant));
 			json_array_append_new(rows, o);

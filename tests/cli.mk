@@ -5,3 +5,7 @@ tests_check_options_SOURCES = tests/check_options.c cli/options.c \
 tests_check_options_CFLAGS = $(UNIT_CFLAGS)
 tests_check_options_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_options
+
+# Every numeric option of every command against the same hostile values.
+TESTS += tests/hostile-numbers.sh
+EXTRA_DIST += tests/hostile-numbers.sh

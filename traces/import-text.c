@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "import.h"
-#include "text.h"
+#include "text-import.h"
 
 /* What the scan found in a chunk of the file, or in the chunks so far. */
 struct scan_part {

@@ -19,10 +19,12 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "synth.h"
 
 /* ---- random numbers -------------------------------------------------- */
@@ -308,21 +310,21 @@ static const double default_rates[] = { 73, 113, 211, 347, 401 };
 static int parse_numbers(const char *args, double *v, int max)
 {
 	const char *p = args;
-	char *end;
+	char num[64];
 	int n = 0;
 
 	for (;;) {
-		if (n == max)
+		size_t len = strcspn(p, ",");
+
+		if (n == max || len >= sizeof(num))
 			return -1;
-		v[n] = strtod(p, &end);
-		if (end == p || !isfinite(v[n]) || v[n] < 0)
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (idl_parse_double(num, 0, DBL_MAX, false, &v[n++]))
 			return -1;
-		n++;
-		if (*end == '\0')
+		if (p[len] == '\0')
 			return n;
-		if (*end != ',')
-			return -1;
-		p = end + 1;
+		p += len + 1;
 	}
 }
 

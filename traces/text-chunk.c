@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "text.h"
+#include "text-import.h"
 
 /* zeros after a buffer, for the fast path's reads past a line's end */
 #define TEXT_SLACK	64

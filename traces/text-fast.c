@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "text.h"
+#include "text-import.h"
 
 static inline bool is_digit(char c)
 {

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "import.h"
-#include "text.h"
+#include "text-import.h"
 
 static int bad(const struct line_ctx *l, const char *what)
 {

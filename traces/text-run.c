@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "import.h"
-#include "text.h"
+#include "text-import.h"
 
 #define RUN_EVENTS	4096	/* events buffered for a chunk */
 

@@ -5,8 +5,8 @@
  * (text-chunk.c) that the scan (import-text.c) and the run (text-run.c)
  * parse them with.
  */
-#ifndef IDLELAB_TEXT_H
-#define IDLELAB_TEXT_H
+#ifndef IDLELAB_TEXT_IMPORT_H
+#define IDLELAB_TEXT_IMPORT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -188,4 +188,4 @@ int text_threads(const char *path);
 /* pthread_create() with a small stack; -1 if no thread can be had. */
 int text_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 
-#endif /* IDLELAB_TEXT_H */
+#endif /* IDLELAB_TEXT_IMPORT_H */
