@@ -154,6 +154,21 @@ assert g[T + "/CRASH.so"]["selects"] is None
 assert "no progress" in g[T + "/LOOP.so"]["error"]
 assert g[T + "/BADIDX.so"]["invalid_selections"] > 0
 PY
+# A plugin that writes over memory around it: whatever becomes of its
+# own column, the others are those of a run without it.
+cc_plugin "$T/SCRIBBLE.so" "$P/misbehave.c" -DSCRIBBLE || bad "cc -DSCRIBBLE"
+"$IDLELAB" replay -g "menu,teo,$T/SCRIBBLE.so" --plugin-timeout 2 \
+	--format json -o "$T/s.json" "$TR" 2>"$T/err"
+rc=$?
+"$IDLELAB" replay -g menu,teo --format json -o "$T/s0.json" "$TR" 2>/dev/null
+python3 - "$T/s.json" "$T/s0.json" <<'PY' && [ $rc -le 2 ] &&
+import json, sys
+a = json.load(open(sys.argv[1]))["replay"]["traces"][0]["governors"]
+b = json.load(open(sys.argv[2]))["replay"]["traces"][0]["governors"]
+assert a["menu"] == b["menu"] and a["teo"] == b["teo"]
+PY
+	ok "containment: a scribbling plugin (exit $rc) leaves menu and teo as they are" ||
+	bad "scribbling plugin: exit $rc, $(head -n 2 "$T/err")"
 "$IDLELAB" decide --governor "$T/CRASH.so" <"$T/stream" >/dev/null 2>"$T/err"
 # (4 selects: no crash yet) ; a long stream crashes it
 { sed -n '1,4p' "$T/stream"; i=0; while [ $i -lt 120 ]; do

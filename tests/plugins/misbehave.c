@@ -2,8 +2,10 @@
 /*
  * A native plugin that misbehaves after its 100th select, for the
  * containment tests (tests/plugin-cli.sh): built with -DCRASH (a write
- * through a null pointer), -DLOOP (an endless loop) or -DBADIDX (state
- * 99), or -DBADABI (a descriptor of another ABI).
+ * through a null pointer), -DLOOP (an endless loop), -DBADIDX (state
+ * 99), -DSCRIBBLE (garbage written over the memory around its device and
+ * over its driver's state table, every select), or -DBADABI (a
+ * descriptor of another ABI).
  */
 #include <idlelab/governor.h>
 
@@ -23,6 +25,9 @@ static int misbehave_select(struct cpuidle_driver *drv,
 			;
 #elif defined(BADIDX)
 		return 99;
+#elif defined(SCRIBBLE)
+		__builtin_memset((char *)dev - 2048, 0x5a, 8192);
+		__builtin_memset(drv, 0xa5, sizeof(*drv));
 #endif
 	}
 	return 1;

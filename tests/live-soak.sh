@@ -1,0 +1,160 @@
+#!/bin/bash
+# SIGKILL soak (root and a real cpuidle only, else SKIP).  idlelab live is
+# started $IDLELAB_SOAK_KILLS times (default 100) with varied options
+# (--record, --latency-limit, --disable-state) and killed with SIGKILL
+# after a random delay, so that the kills land in every phase: before
+# the journal, between the journal and the switch, during a benchmark,
+# while results are written.  After each kill the host is put back by
+# `live --restore` (odd kills) or by the next session's start (even
+# kills, a short session that then runs to its end), and every time the
+# test checks, reading sysfs and tracefs itself: the governor, every
+# state's disable value, the PM QoS latency request, no tracefs instance
+# of a dead recorder, no benchmark process left.  Then the same for
+# `record`: $IDLELAB_SOAK_RECORD_KILLS (default 30) SIGKILLs, each
+# followed by a start that must remove the instance the killed recorder
+# left, with a message.  Prints how many kills hit each phase.
+set -u
+SYS=/sys/devices/system/cpu
+TR=/sys/kernel/tracing
+: "${IDLELAB:=./idlelab}"
+KILLS=${IDLELAB_SOAK_KILLS:-100}
+RKILLS=${IDLELAB_SOAK_RECORD_KILLS:-30}
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+[ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+[ -d $TR/instances ] || mount -t tracefs nodev $TR 2>/dev/null ||
+	{ echo "SKIP: no tracefs"; exit 77; }
+command -v flock >/dev/null || { echo "SKIP: no flock(1)"; exit 77; }
+unset IDLELAB_SYSFS_ROOT
+
+# no other test switches governors meanwhile (live-root.sh does the same)
+mkdir -p /run/idlelab
+exec 9>>/run/idlelab/live.lock
+flock -w 600 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
+
+T=$(mktemp -d /tmp/live-soak.XXXXXX)
+export IDLELAB_RUN_DIR=$T/run
+G0=$(cat $SYS/cpuidle/current_governor)
+D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
+qos() { [ -r /dev/cpu_dma_latency ] && od -An -td4 /dev/cpu_dma_latency | tr -d ' '; }
+Q0=$(qos)
+other=$(tr ' ' '\n' <$SYS/cpuidle/available_governors | grep -v "^$G0\$" |
+	grep . | head -1)
+[ -n "$other" ] || { echo "SKIP: only one governor"; exit 77; }
+nstates=$(ls -d $SYS/cpu0/cpuidle/state* | wc -l)
+BG=
+fails=0
+
+cleanup() {
+	[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null
+	echo "$G0" >$SYS/cpuidle/current_governor
+	i=0
+	for f in $SYS/cpu*/cpuidle/state*/disable; do
+		echo "${D0:$i:1}" >"$f"
+		i=$((i + 1))
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# instances whose recorder is gone
+dead_instances() {
+	local i pid
+	for i in $(ls $TR/instances | grep '^idlelab-record-'); do
+		pid=$(echo "$i" | cut -d- -f3)
+		kill -0 "$pid" 2>/dev/null || echo "$i"
+	done
+}
+
+# The host as found: governor, disable values, latency request, no
+# instance of a dead recorder (its SIGTERM may take a moment), no
+# benchmark left.
+as_found() {
+	local what=$1 i=0
+	while [ -n "$(dead_instances)" ] && [ $i -lt 40 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
+		bad "$what: governor $(cat $SYS/cpuidle/current_governor)"
+	[ "$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')" = "$D0" ] ||
+		bad "$what: disable $(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')"
+	[ "$(qos)" = "$Q0" ] || bad "$what: latency request $(qos), was $Q0"
+	[ -z "$(dead_instances)" ] || bad "$what: instance left: $(dead_instances)"
+	[ -z "$(pgrep -f -- "-o $T/o")" ] ||
+		bad "$what: processes left: $(pgrep -af -- "-o $T/o")"
+}
+
+# the phase a kill hit, from what the session left behind
+phase() {
+	if [ ! -e "$T/run/live.journal" ]; then
+		echo "before-journal"
+	elif [ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ]; then
+		echo "journal-before-switch"
+	elif ls "$1" 2>/dev/null | grep -q '\.tmp'; then
+		echo "writing-results"
+	else
+		echo "switched-running"
+	fi
+}
+
+declare -A hit
+for ((k = 1; k <= KILLS; k++)); do
+	o=$T/o$k
+	args=(--governors "$other" --bench timer --runs 3 --duration 0.1
+	      --warmup 0.05 -q -o "$o")
+	((k % 3 == 0)) && args+=(--record)
+	((k % 4 == 1)) && [ -e /dev/cpu_dma_latency ] && args+=(--latency-limit 20)
+	((k % 5 == 2)) && ((nstates > 1)) && args+=(--disable-state $((nstates - 1)))
+	( exec "$IDLELAB" live "${args[@]}" ) >"$T/s.log" 2>&1 &
+	BG=$!
+	sleep "0.$(printf '%03d' $((RANDOM % 900)))"
+	p=$(phase "$o")
+	hit[$p]=$((${hit[$p]:-0} + 1))
+	kill -9 "$BG" 2>/dev/null
+	wait "$BG" 2>/dev/null
+	BG=
+	if ((k % 2)); then
+		"$IDLELAB" live --restore >"$T/r.log" 2>&1
+		rc=$?
+		# nothing to restore when the kill came before the journal
+		[ $rc = 0 ] || bad "kill $k ($p): --restore exit $rc: $(cat "$T/r.log")"
+		as_found "kill $k ($p), --restore"
+	else
+		"$IDLELAB" live --governors "$other" --bench timer --runs 1 \
+			--duration 0.05 --warmup 0 -q -o "$T/n$k" >"$T/r.log" 2>&1
+		rc=$?
+		[ $rc = 0 ] || bad "kill $k ($p): next session exit $rc: $(cat "$T/r.log")"
+		as_found "kill $k ($p), next session"
+	fi
+	rm -rf "$o" "$T/n$k"
+done
+echo "live: $KILLS SIGKILLs, host as found after each (fails: $fails)"
+for p in before-journal journal-before-switch switched-running writing-results; do
+	echo "  $p: ${hit[$p]:-0}"
+done
+
+# record: a SIGKILL leaves the instance; the next start removes it
+left=0
+for ((k = 1; k <= RKILLS; k++)); do
+	"$IDLELAB" record -q -o "$T/r$k.idl" >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$(printf '%03d' $((RANDOM % 500)))"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	had=$(ls $TR/instances | grep -c "^idlelab-record-$pid-")
+	"$IDLELAB" record -q -o "$T/next.idl" --duration 0.05 >"$T/r.log" 2>&1 ||
+		bad "record after kill $k: $(cat "$T/r.log")"
+	if [ "$had" = 1 ]; then
+		left=$((left + 1))
+		grep -q "removed tracefs instance idlelab-record-$pid-" "$T/r.log" ||
+			bad "record kill $k: no message about the stale instance"
+	fi
+	[ -z "$(dead_instances)" ] || bad "record kill $k: left $(dead_instances)"
+	[ -e "$T/r$k.idl" ] && bad "record kill $k: a partial r$k.idl"
+	rm -f "$T/next.idl"
+done
+echo "record: $RKILLS SIGKILLs, $left left an instance, each removed by the next start"
+exit $((fails > 0))
