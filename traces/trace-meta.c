@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "trace-format.h"
-#include "text.h"
+/* lib/text.h: traces/text.h (the text importer's) would be found first */
+#include "../lib/text.h"
 
 struct tlv_buf {
 	uint8_t	*p;
