@@ -5,3 +5,8 @@ tests_check_live_CFLAGS = $(UNIT_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_live_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_live tests/live-root.sh tests/live-safety.sh
 EXTRA_DIST += tests/live-root.sh tests/live-safety.sh tests/fixtures/bench tests/fixtures/sysfs-live
+
+## make bench's reference for replay: built by `make bench` only
+EXTRA_PROGRAMS = tests/bench/bare
+tests_bench_bare_SOURCES = tests/bench/bare.c
+tests_bench_bare_LDADD = $(IDLELAB_LIBS)
