@@ -241,7 +241,9 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		int idx, cause, orc, vs, k;
 
 		in.remain = dur - elapsed;
-		k = aligned_part(rc, elapsed, why, &kpart);
+		/* one recorded part (nothing merged): it is the first select's */
+		k = rc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
+		    nsel ? -1 : 0;
 		in.sleep = k > 0 ? part_sleep(&rc->part[k], elapsed) :
 			   sleep_at(p, elapsed);
 		while (next_tick <= elapsed)
@@ -450,7 +452,8 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 		rc->wl.bad++;
 		return;
 	}
-	replay_follow_feed(rc, p);
+	if (rc->setup->nfollow)
+		replay_follow_feed(rc, p);
 	if (rc->have) {
 		if (mergeable(rc, p)) {
 			add_part(rc, p);

@@ -168,5 +168,7 @@ void trace_reader_damage_info(const struct trace_reader *r,
 
 /* CRC-32 (IEEE 802.3, reflected 0xEDB88320); start with crc = 0. */
 uint32_t idl_crc32(uint32_t crc, const void *buf, size_t len);
+/* the same by tables only, whatever the CPU (to test idl_crc32 against) */
+uint32_t idl_crc32_tables(uint32_t crc, const void *buf, size_t len);
 
 #endif /* IDLELAB_TRACE_H */
