@@ -113,4 +113,14 @@ sed 's/"created": "[^"]*"//' "$T/all.json" >"$T/a"
 n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['sweep']['cells_total'])" "$T/all.json")
 cmp -s "$T/m" "$T/a" && ok "merged shards = the unsharded sweep ($n cells; Slurm $(awk -v a=$t0 -v b=$t2 "BEGIN{printf \"%.1f\", b-a}") s, one process $(awk -v a=$t2 -v b=$t3 "BEGIN{printf \"%.1f\", b-a}") s)" ||
 	bad "merged shards differ from the unsharded sweep"
+# the daemons stop with the test, and are seen to stop
+pids=$(cat "$T"/*.pid 2>/dev/null)
+trap - EXIT INT TERM
+cleanup
+left=
+for pid in $pids; do
+	kill -0 "$pid" 2>/dev/null && left="$left $pid"
+done
+[ -z "$left" ] && ok "slurmctld, slurmd and munged stopped" ||
+	bad "daemons still running:$left"
 exit $fail
