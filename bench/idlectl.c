@@ -606,14 +606,18 @@ int idlectl_journal_restore(const char *journal, const char *root,
 
 /* ----------------------------------------------------------------- lock */
 
-/* The lock this process holds: children let go of their copy. */
-static int held_lock_fd = -1;
+/* The lock and latency request this process holds: children let go of
+ * their copies. */
+static int held_lock_fd = -1, held_latency_fd = -1;
 
 int idlectl_child_init(pid_t parent, int sig)
 {
 	if (held_lock_fd >= 0)
 		close(held_lock_fd);
 	held_lock_fd = -1;
+	if (held_latency_fd >= 0)
+		close(held_latency_fd);
+	held_latency_fd = -1;
 	/* the parent may have died before the request: then die now */
 	if (prctl(PR_SET_PDEATHSIG, sig) || getppid() != parent)
 		return -1;
@@ -807,7 +811,7 @@ int idlectl_disable_states(const char *root, const int *idx, int n,
 	return 0;
 }
 
-/* The request lasts while the file stays open (close the fd to end it). */
+/* The request lasts while the file stays open (in any process). */
 int idlectl_hold_latency(long us, struct idl_err *err)
 {
 	int32_t v = (int32_t)us;
@@ -821,7 +825,15 @@ int idlectl_hold_latency(long us, struct idl_err *err)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "/dev/cpu_dma_latency: %s", strerror(errno));
 	}
-	return fd;
+	held_latency_fd = fd;
+	return 0;
+}
+
+void idlectl_release_latency(void)
+{
+	if (held_latency_fd >= 0)
+		close(held_latency_fd);
+	held_latency_fd = -1;
 }
 
 int idlectl_session_open(const char *root, const char *journal,

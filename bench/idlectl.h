@@ -69,10 +69,11 @@ bool idlectl_journal_exists(const char *journal);
 int idlectl_lock(const char *path, struct idl_err *err);
 void idlectl_unlock(int fd);
 /*
- * In a child of a session, right after fork(): close its copy of the
- * lock (a child that outlives a killed session must not keep the next
- * one out) and ask for @sig when @parent dies.  -1 when @parent is
- * already gone (the child should exit at once).
+ * In a child of a session, right after fork(): close its copies of the
+ * lock and of the latency request (a child that outlives a killed
+ * session must neither keep the next one out nor hold the request) and
+ * ask for @sig when @parent dies.  -1 when @parent is already gone (the
+ * child should exit at once).
  */
 int idlectl_child_init(pid_t parent, int sig);
 
@@ -80,8 +81,9 @@ int idlectl_child_init(pid_t parent, int sig);
 /* Disable states @idx[0..n) on every CPU (the journal restores them). */
 int idlectl_disable_states(const char *root, const int *idx, int n,
 			   struct idl_err *err);
-/* Hold /dev/cpu_dma_latency at @us: returns the fd to close, or -1. */
+/* Hold /dev/cpu_dma_latency at @us (0, or -1); release to end it. */
 int idlectl_hold_latency(long us, struct idl_err *err);
+void idlectl_release_latency(void);
 /*
  * Before a live session changes anything: refuse when not root (real
  * sysfs) or without cpuidle, take the session lock (*lock_fd), and

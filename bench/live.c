@@ -247,14 +247,18 @@ static bool instance_of(pid_t pid)
 	return found;
 }
 
+static void recorder_stop_early(int sig)
+{
+	(void)sig;
+	trace_record_stop();
+}
+
 static pid_t recorder_start(const char *path, double max_s,
 			    struct idl_err *err)
 {
 	struct timespec tick = { 0, 20000000 };
+	pid_t pid, parent = getpid();
 	int i, status;
-	pid_t pid;
-
-	pid_t parent = getpid();
 
 	fflush(NULL);
 	pid = fork();
@@ -265,8 +269,12 @@ static pid_t recorder_start(const char *path, double max_s,
 		struct record_opts ro = { .output = path, .duration = max_s,
 					  .quiet = true };
 		struct idl_err e = { 0 };
+		struct sigaction sa = { .sa_handler = recorder_stop_early };
 
-		/* SIGTERM: the recorder then removes its tracefs instance */
+		/* SIGTERM: the recorder then removes its tracefs instance;
+		 * one that comes before trace_record() takes its signals
+		 * (the parent died as we started) must not be lost */
+		sigaction(SIGTERM, &sa, NULL);
 		if (idlectl_child_init(parent, SIGTERM))
 			_exit(1);
 		signal(SIGHUP, SIG_IGN);

@@ -337,24 +337,21 @@ static void default_outdir(struct cli *c)
 /* Everything between saving the journal and restoring it. */
 static int session(struct cli *c, struct idl_err *err)
 {
-	int fd = -1, rc;
+	int rc;
 
 	if (idlectl_disable_states(c->o.root, c->disable_idx, c->nr_disable,
 				    err))
 		return -1;
-	if (c->o.latency_limit_us >= 0) {
-		fd = idlectl_hold_latency(c->o.latency_limit_us, err);
-		if (fd < 0)
-			return -1;
-	}
+	if (c->o.latency_limit_us >= 0 &&
+	    idlectl_hold_latency(c->o.latency_limit_us, err))
+		return -1;
 	if (!c->o.quiet)
 		printf("idlelab live: %d governor(s) x %d benchmark(s) x %d "
 		       "run(s), %.3g s each (+%.3g s warm-up) -> %s\n",
 		       c->o.nr_govs, c->o.nr_bench, c->o.runs,
 		       c->o.duration_s, c->o.warmup_s, c->o.outdir);
 	rc = live_run(&c->o, err);
-	if (fd >= 0)
-		close(fd);
+	idlectl_release_latency();
 	return rc;
 }
 

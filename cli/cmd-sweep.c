@@ -50,7 +50,7 @@ static int add_spec(const struct idl_option *opt, const char *arg)
 	struct sweep_args *a = opt->value;
 
 	if (sweep_add_spec(&a->s, arg, &a->err)) {
-		idl_usage_error("-g: %s", a->err.msg);
+		idl_error("-g: %s", a->err.msg);	/* the caller adds "Try" */
 		return -1;
 	}
 	return 0;
@@ -70,15 +70,22 @@ static int add_machine(const struct idl_option *opt, const char *arg)
 static int set_shard(const struct idl_option *opt, const char *arg)
 {
 	struct sweep_args *a = opt->value;
-	unsigned int i, n;
-	char extra;
+	const char *slash = strchr(arg, '/');
+	char first[24];
+	uint64_t i, n;
 
-	if (sscanf(arg, "%u/%u%c", &i, &n, &extra) != 2 || !n || !i ||
-	    i > n || n > 100000 || strspn(arg, "0123456789/") != strlen(arg))
-		return idl_opt_error(opt, arg, "I/N with 1 <= I <= N");
-	a->o.shard = i;
-	a->o.nshard = n;
+	if (!slash || (size_t)(slash - arg) >= sizeof(first))
+		goto bad;
+	memcpy(first, arg, (size_t)(slash - arg));
+	first[slash - arg] = '\0';
+	if (idl_parse_u64(slash + 1, 1, 100000, &n) ||
+	    idl_parse_u64(first, 1, n, &i))
+		goto bad;
+	a->o.shard = (unsigned int)i;
+	a->o.nshard = (unsigned int)n;
 	return 0;
+bad:
+	return idl_opt_error(opt, arg, "I/N with 1 <= I <= N <= 100000");
 }
 
 static int parse_args(int argc, char **argv, struct sweep_args *a)

@@ -33,6 +33,15 @@ struct plugin {
 	struct idl_governor_ops	ops;	/* the plugin's, named by path */
 };
 
+void idl_contained_child_init(void)
+{
+	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+	size_t i;
+
+	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		signal(crash_signals[i], SIG_DFL);
+}
+
 static struct plugin plugins[MAX_PLUGINS];
 static int nr_plugins;
 
@@ -115,6 +124,7 @@ static int try_in_child(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (pid == 0) {
+		idl_contained_child_init();
 		close(fd[0]);
 		if (open_plugin(path, &h, &d, err, errlen)) {
 			if (write(fd[1], err, strlen(err))) {
@@ -217,6 +227,7 @@ int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx)
 	if (pid < 0)
 		return fn(ctx);	/* no process to spare: run it here */
 	if (pid == 0) {
+		idl_contained_child_init();
 		status = fn(ctx);
 		fflush(NULL);
 		_exit(status);

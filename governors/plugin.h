@@ -39,4 +39,11 @@ void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops);
  */
 int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx);
 
+/*
+ * In a child that runs a plugin: a crash ends the process by its signal,
+ * which the parent reports by name (a sanitizer's handler would turn it
+ * into an ordinary exit status).
+ */
+void idl_contained_child_init(void);
+
 #endif /* IDLELAB_PLUGIN_H */

@@ -164,6 +164,7 @@ static int start_one(struct replay_run *run, const struct replay_opts *o,
 				   strerror(errno));
 	}
 	if (c->pid == 0) {
+		idl_contained_child_init();
 		close(fd[0]);
 		child_main(run, o, c->gi, c->progress, fd[1]);
 	}

@@ -149,6 +149,7 @@ static int parse_items(const char *spec, const struct idl_governor_ops *ops,
 	while (p) {
 		const char *s = p + 1, *comma = strchr(s, ','), *e, *eq;
 
+		*nitems = n;	/* whose values the caller frees on error */
 		e = comma ? comma : s + strlen(s);
 		eq = memchr(s, '=', (size_t)(e - s));
 		if (!eq || eq == s)
@@ -182,21 +183,60 @@ static int parse_items(const char *spec, const struct idl_governor_ops *ops,
 	return 0;
 }
 
-static int add_config(struct sweep *s, const struct sweep_config *c)
+static size_t spec_hash(const char *spec)
 {
-	struct sweep_config *p;
-	unsigned int i;
+	uint64_t h = 14695981039346656037ull;	/* FNV-1a */
 
-	for (i = 0; i < s->nconf; i++)
-		if (!strcmp(s->conf[i].gov.spec, c->gov.spec))
-			return 0;	/* the same configuration again */
-	if (s->nconf >= SWEEP_MAX_CONFIGS)
-		return -1;
-	p = realloc(s->conf, (s->nconf + 1) * sizeof(*p));
+	for (; *spec; spec++)
+		h = (h ^ (unsigned char)*spec) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The hash slot of @spec: the one holding it, or the free one for it. */
+static unsigned int *conf_slot(const struct sweep *s, const char *spec)
+{
+	size_t i = spec_hash(spec) & (s->conf_hash_size - 1);
+
+	while (s->conf_hash[i] &&
+	       strcmp(s->conf[s->conf_hash[i] - 1].gov.spec, spec))
+		i = (i + 1) & (s->conf_hash_size - 1);
+	return &s->conf_hash[i];
+}
+
+/* Room for one more configuration, the hash at most half full. */
+static int conf_grow(struct sweep *s)
+{
+	unsigned int i, cap = s->conf_cap ? 2 * s->conf_cap : 16;
+	struct sweep_config *p;
+
+	if (s->nconf < s->conf_cap)
+		return 0;
+	p = realloc(s->conf, cap * sizeof(*p));
 	if (!p)
 		return -1;
 	s->conf = p;
+	s->conf_cap = cap;
+	free(s->conf_hash);
+	s->conf_hash_size = 2 * (size_t)cap;
+	s->conf_hash = calloc(s->conf_hash_size, sizeof(*s->conf_hash));
+	if (!s->conf_hash)
+		return -1;
+	for (i = 0; i < s->nconf; i++)
+		*conf_slot(s, s->conf[i].gov.spec) = i + 1;
+	return 0;
+}
+
+static int add_config(struct sweep *s, const struct sweep_config *c)
+{
+	unsigned int *slot;
+
+	if (s->conf_hash && *conf_slot(s, c->gov.spec))
+		return 0;	/* the same configuration again */
+	if (s->nconf >= SWEEP_MAX_CONFIGS || conf_grow(s))
+		return -1;
+	slot = conf_slot(s, c->gov.spec);
 	s->conf[s->nconf++] = *c;
+	*slot = s->nconf;
 	return 0;
 }
 
@@ -428,6 +468,9 @@ int sweep_plan(struct sweep *s, char **traces, int ntrace, char **machines,
 				   " %s", s->nconf ? "no trace" :
 				   "no governor configuration");
 	qsort(s->conf, s->nconf, sizeof(*s->conf), conf_cmp);
+	memset(s->conf_hash, 0, s->conf_hash_size * sizeof(*s->conf_hash));
+	for (c = 0; c < s->nconf; c++)
+		*conf_slot(s, s->conf[c].gov.spec) = c + 1;
 	if (sorted_list(traces, ntrace, false, &s->traces, &s->ntrace) ||
 	    sorted_list(machines, nmachine, true, &s->tables, &s->ntable))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
@@ -481,6 +524,7 @@ void sweep_free(struct sweep *s)
 	free_list(s->traces, s->ntrace);
 	free_list(s->tables, s->ntable);
 	free(s->conf);
+	free(s->conf_hash);
 	free(s->cell);
 	memset(s, 0, sizeof(*s));
 }

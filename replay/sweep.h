@@ -35,7 +35,11 @@ struct sweep {
 	int			nspec;
 	/* the grid, each list in its canonical order */
 	struct sweep_config	*conf;
-	unsigned int		nconf;
+	unsigned int		nconf, conf_cap;
+	/* configurations by spec: index + 1, 0 free (duplicates found in
+	 * constant time: a grid has up to SWEEP_MAX_CONFIGS of them) */
+	unsigned int		*conf_hash;
+	size_t			conf_hash_size;
 	char			**traces;
 	unsigned int		ntrace;
 	char			**tables;	/* SWEEP_OWN_TABLE first */

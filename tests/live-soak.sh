@@ -1,12 +1,14 @@
 #!/bin/bash
 # SIGKILL soak (root and a real cpuidle only, else SKIP).  idlelab live is
 # started $IDLELAB_SOAK_KILLS times (default 100) with varied options
-# (--record, --latency-limit, --disable-state) and killed with SIGKILL
+# (--record, --latency-limit, --disable-state, a benchmark that runs an
+# external tool with children of its own) and killed with SIGKILL
 # after a random delay, so that the kills land in every phase: before
 # the journal, between the journal and the switch, during a benchmark,
 # while results are written.  After each kill the host is put back by
 # `live --restore` (odd kills) or by the next session's start (even
-# kills, a short session that then runs to its end), and every time the
+# kills, a short session that then runs to its end); every tenth journal
+# is also torn first (cut after its first disable line); every time the
 # test checks, reading sysfs and tracefs itself: the governor, every
 # state's disable value, the PM QoS latency request, no tracefs instance
 # of a dead recorder, no benchmark process left.  Then the same for
@@ -74,9 +76,13 @@ dead_instances() {
 # benchmark left.
 as_found() {
 	local what=$1 i=0
-	while [ -n "$(dead_instances)" ] && [ $i -lt 40 ]; do
+	# a killed session's recorder winds down on its SIGTERM (it drains
+	# and writes its trace, then removes its instance): 3 s at most
+	while { [ -n "$(dead_instances)" ] ||
+		[ -n "$(pgrep -f -- "-o $T/o")" ]; } && [ $i -lt 60 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
+	((i * 50 > wind_down)) && wind_down=$((i * 50))
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
 		bad "$what: governor $(cat $SYS/cpuidle/current_governor)"
 	[ "$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')" = "$D0" ] ||
@@ -85,6 +91,8 @@ as_found() {
 	[ -z "$(dead_instances)" ] || bad "$what: instance left: $(dead_instances)"
 	[ -z "$(pgrep -f -- "-o $T/o")" ] ||
 		bad "$what: processes left: $(pgrep -af -- "-o $T/o")"
+	[ -z "$tool" ] || [ -z "$(pgrep -x "${tool%%:*}")" ] ||
+		bad "$what: ${tool%%:*} left running"
 }
 
 # the phase a kill hit, from what the session left behind
@@ -100,6 +108,14 @@ phase() {
 	fi
 }
 
+# a benchmark that runs an external tool, if one is installed
+tool=
+for t in hackbench:groups=1,loops=2000 perf-messaging:groups=1,loops=2000; do
+	"$IDLELAB" live --list-bench 2>/dev/null |
+		grep -q "^${t%%:*} .* available$" && { tool=$t; break; }
+done
+torn=0
+wind_down=0
 declare -A hit
 for ((k = 1; k <= KILLS; k++)); do
 	o=$T/o$k
@@ -108,6 +124,10 @@ for ((k = 1; k <= KILLS; k++)); do
 	((k % 3 == 0)) && args+=(--record)
 	((k % 4 == 1)) && [ -e /dev/cpu_dma_latency ] && args+=(--latency-limit 20)
 	((k % 5 == 2)) && ((nstates > 1)) && args+=(--disable-state $((nstates - 1)))
+	# an external tool (with children of its own) in some sessions
+	if ((k % 3 == 1)) && [ -n "$tool" ]; then
+		args[3]=$tool
+	fi
 	( exec "$IDLELAB" live "${args[@]}" ) >"$T/s.log" 2>&1 &
 	BG=$!
 	sleep "0.$(printf '%03d' $((RANDOM % 900)))"
@@ -116,7 +136,21 @@ for ((k = 1; k <= KILLS; k++)); do
 	kill -9 "$BG" 2>/dev/null
 	wait "$BG" 2>/dev/null
 	BG=
-	if ((k % 2)); then
+	if ((k % 10 == 5)) && [ -s "$T/run/live.journal" ] &&
+	   [ -z "$(echo "$D0" | tr -d 0)" ]; then
+		# a torn journal (cut after its first disable line): not
+		# trusted, recovered from the header, every state enabled,
+		# moved aside, exit 1
+		head -n 6 "$T/run/live.journal" >"$T/j" &&
+			cat "$T/j" >"$T/run/live.journal"
+		"$IDLELAB" live --restore >"$T/r.log" 2>&1
+		rc=$?
+		[ $rc = 1 ] || bad "kill $k: torn journal: --restore exit $rc"
+		[ -e "$T/run/live.journal" ] &&
+			bad "kill $k: torn journal not moved aside"
+		torn=$((torn + 1))
+		as_found "kill $k ($p), torn journal, --restore"
+	elif ((k % 2)); then
 		"$IDLELAB" live --restore >"$T/r.log" 2>&1
 		rc=$?
 		# nothing to restore when the kill came before the journal
@@ -131,7 +165,9 @@ for ((k = 1; k <= KILLS; k++)); do
 	fi
 	rm -rf "$o" "$T/n$k"
 done
-echo "live: $KILLS SIGKILLs, host as found after each (fails: $fails)"
+echo "live: $KILLS SIGKILLs (external tool: ${tool:-none}; $torn torn" \
+	"journals), host as found after each (fails: $fails; children wound" \
+	"down within $wind_down ms)"
 for p in before-journal journal-before-switch switched-running writing-results; do
 	echo "  $p: ${hit[$p]:-0}"
 done

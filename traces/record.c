@@ -733,7 +733,8 @@ int trace_record(const struct record_opts *o, struct idl_err *err)
 				   "--cpus: bad CPU list '%s'", o->cpus);
 	if (!o->output)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "no output file");
-	rec_signalled = 0;
+	/* rec_signalled is not cleared here: a stop asked for before the
+	 * call (trace_record_stop()) ends the recording at once */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -748,5 +749,11 @@ int trace_record(const struct record_opts *o, struct idl_err *err)
 	if (!ret && rec_signalled && !o->quiet)
 		fprintf(stderr, "idlelab record: stopped by signal %d\n",
 			(int)rec_signalled);
+	rec_signalled = 0;
 	return ret;
+}
+
+void trace_record_stop(void)
+{
+	rec_signalled = SIGTERM;
 }

@@ -30,5 +30,12 @@ struct record_opts {
 
 /* Returns 0, or -1 with @err set (status 1: environment, 2: usage). */
 int trace_record(const struct record_opts *o, struct idl_err *err);
+/*
+ * Ask a recording to stop (async-signal-safe): the one running, or the
+ * next trace_record() call of this process, which then records nothing
+ * and cleans up at once.  For a signal handler installed before the
+ * call (a recorder whose parent may die while it starts).
+ */
+void trace_record_stop(void);
 
 #endif /* IDLELAB_RECORD_H */
