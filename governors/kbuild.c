@@ -19,10 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "kbuild.h"
 #include "lib/paths.h"
-#include "plugin.h"
 #include "number.h"
+#include "plugin.h"
 
 extern char **environ;
 
@@ -196,7 +197,7 @@ static int setup(struct build *b, const struct kbuild_opts *o,
 {
 	const char *base = strrchr(o->src, '/');
 	char *text;
-	int i;
+	int i, fd;
 
 	memset(b, 0, sizeof(*b));
 	b->o = o;
@@ -225,8 +226,19 @@ static int setup(struct build *b, const struct kbuild_opts *o,
 				   strerror(errno));
 	for (i = 0; i < 3; i++)
 		snprintf(b->obj[i], sizeof(b->obj[i]), "%s/%d.o", b->dir, i);
-	snprintf(b->tmp_out, sizeof(b->tmp_out), "%s.tmp-%ld", o->out,
-		 (long)getpid());
+	/* the linker writes a temporary name, renamed when the plugin
+	 * loads; one a killed build left there is removed first */
+	if (idl_tmp_template(o->out, b->tmp_out, sizeof(b->tmp_out)))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: name too long",
+				   o->out);
+	fd = mkstemp(b->tmp_out);
+	if (fd < 0) {
+		idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", o->out,
+			    strerror(errno));
+		b->tmp_out[0] = '\0';
+		return -1;
+	}
+	close(fd);
 	return 0;
 }
 
