@@ -78,6 +78,27 @@ static void config_xtics(struct plot *p, const struct cmp_table *t)
 	fputs("set xtics noenhanced\n", p->script);
 }
 
+/* Has a cell of row @r several runs?  (one run has no spread to show) */
+static bool row_repeated(const struct cmp_table *t, int r)
+{
+	int c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (cmp_cell(t, r, c) && cmp_cell(t, r, c)->n > 1)
+			return true;
+	return false;
+}
+
+static bool any_repeated(const struct cmp_table *t)
+{
+	int r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (row_repeated(t, r))
+			return true;
+	return false;
+}
+
 /* Raw per-run values of one benchmark row, one column of points per config. */
 static void plot_runs(FILE *f, const struct cmp_table *t, int r,
 		      const struct html_opts *o)
@@ -409,10 +430,11 @@ static void write_page(FILE *f, const struct cmp_table *t,
 	pre_block(f, t, cmp_print_mmtests);
 	fputs("<h2>Normalized</h2>\n", f);
 	pre_block(f, t, cmp_print_normalized);
-	if (plots) {
+	if (plots && any_repeated(t)) {
 		fputs("<h2>Every run</h2>\n", f);
 		for (r = 0; r < t->nrows; r++)
-			plot_runs(f, t, r, o);
+			if (row_repeated(t, r))
+				plot_runs(f, t, r, o);
 	}
 	fprintf(f, "<p class=\"note\">Made by idlelab %s.</p>\n</body></html>\n",
 		PACKAGE_VERSION);
