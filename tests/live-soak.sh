@@ -2,10 +2,11 @@
 # SIGKILL soak (root and a real cpuidle only, else SKIP).  idlelab live is
 # started $IDLELAB_SOAK_KILLS times (default 100) with varied options
 # (--record, --latency-limit, --disable-state, a benchmark that runs an
-# external tool with children of its own) and killed with SIGKILL
-# after a random delay, so that the kills land in every phase: before
-# the journal, between the journal and the switch, during a benchmark,
-# while results are written.  After each kill the host is put back by
+# external tool with children of its own) and killed with SIGKILL: half
+# of the kills after a random delay, a quarter as soon as the governor
+# is switched, a quarter as soon as results are written, so that they
+# land in every phase: before the journal, between the journal and the
+# switch, during a benchmark, while results are written.  After each kill the host is put back by
 # `live --restore` (odd kills) or by the next session's start (even
 # kills, a short session that then runs to its end); every tenth journal
 # is also torn first (cut after its first disable line); every time the
@@ -103,6 +104,8 @@ phase() {
 		echo "journal-before-switch"
 	elif ls "$1" 2>/dev/null | grep -q '\.tmp'; then
 		echo "writing-results"
+	elif [ -e "$1/results.json" ]; then
+		echo "switched-after-a-results-write"
 	else
 		echo "switched-running"
 	fi
@@ -117,6 +120,21 @@ done
 torn=0
 wind_down=0
 declare -A hit
+
+# wait_for switched|results DIR: poll (2 s at most) until the governor
+# is switched, or results are being written or have just been
+wait_for() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		case $1 in
+		switched) [ "$(cat $SYS/cpuidle/current_governor)" != "$G0" ] &&
+			return ;;
+		results) ls "$2" 2>/dev/null | grep -q '^results.json' &&
+			return ;;
+		esac
+		sleep 0.005
+	done
+}
 for ((k = 1; k <= KILLS; k++)); do
 	o=$T/o$k
 	args=(--governors "$other" --bench timer --runs 3 --duration 0.1
@@ -130,7 +148,13 @@ for ((k = 1; k <= KILLS; k++)); do
 	fi
 	( exec "$IDLELAB" live "${args[@]}" ) >"$T/s.log" 2>&1 &
 	BG=$!
-	sleep "0.$(printf '%03d' $((RANDOM % 900)))"
+	# a kill at a random moment, or right when the session has just
+	# switched the governor, or right when it writes its results
+	case $((k % 4)) in
+	0)	wait_for switched "$o" ;;
+	2)	wait_for results "$o" ;;
+	*)	sleep "0.$(printf '%03d' $((RANDOM % 900)))" ;;
+	esac
 	p=$(phase "$o")
 	hit[$p]=$((${hit[$p]:-0} + 1))
 	kill -9 "$BG" 2>/dev/null
@@ -168,7 +192,8 @@ done
 echo "live: $KILLS SIGKILLs (external tool: ${tool:-none}; $torn torn" \
 	"journals), host as found after each (fails: $fails; children wound" \
 	"down within $wind_down ms)"
-for p in before-journal journal-before-switch switched-running writing-results; do
+for p in before-journal journal-before-switch switched-running \
+	 writing-results switched-after-a-results-write; do
 	echo "  $p: ${hit[$p]:-0}"
 done
 
