@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "compare.h"
@@ -54,32 +55,70 @@ static int compare_sweep(const char *path, int format, int latency)
 	return IDL_EXIT_OK;
 }
 
-/* Once per (benchmark, metric) and column, however many cases lack it. */
+/* Up to 3 distinct names of @n, then how many more ("a, b, c and 2 more"). */
+struct name_list {
+	const char	*name[64];
+	int		n;
+};
+
+static void name_add(struct name_list *l, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->name[i], name))
+			return;
+	if (l->n < 64)
+		l->name[l->n++] = name;
+}
+
+static void name_text(const struct name_list *l, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < l->n && i < 3 && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? ", " : "", l->name[i]);
+	if (l->n > 3 && off < len)
+		snprintf(buf + off, len - off, " and %d more", l->n - 3);
+}
+
+/*
+ * Once per benchmark and column, however many rows lack it: which
+ * metrics and which cases (a replay of several traces has a row per
+ * metric and trace).
+ */
 static void report_missing(const struct cmp_table *t)
 {
+	struct name_list metrics, cases;
+	char m[256], k[256];
 	int r0, r, c, n, missing;
 
 	for (r0 = 0; r0 < t->nrows; r0++) {
-		if (!t->row[r0].first_of_metric)
+		if (!t->row[r0].first_of_name)
 			continue;
 		for (c = 0; c < t->ncols; c++) {
 			n = missing = 0;
-			for (r = r0; r >= 0; r = t->row[r].next_of_metric, n++)
-				missing += !cmp_cell(t, r, c);
+			metrics.n = cases.n = 0;
+			for (r = r0; r >= 0; r = t->row[r].next_of_name, n++) {
+				if (cmp_cell(t, r, c))
+					continue;
+				missing++;
+				name_add(&metrics, t->row[r].metric);
+				if (t->row[r].kase[0])
+					name_add(&cases, t->row[r].kase);
+			}
 			if (!missing)
 				continue;
-			if (n == 1)
-				idl_warn("%s %s: no runs in '%s' (%s%s%sshown "
-					 "as n/a)", t->row[r0].name,
-					 t->row[r0].metric, t->col[c].title,
-					 t->row[r0].kase[0] ? "case " : "",
-					 t->row[r0].kase,
-					 t->row[r0].kase[0] ? "; " : "");
-			else
-				idl_warn("%s %s: no runs in '%s' in %d of %d "
-					 "cases (shown as n/a)",
-					 t->row[r0].name, t->row[r0].metric,
-					 t->col[c].title, missing, n);
+			name_text(&metrics, m, sizeof(m));
+			name_text(&cases, k, sizeof(k));
+			idl_warn("%s: no runs in '%s' in %d of %d row%s "
+				 "(%s%s%s; shown as n/a)", t->row[r0].name,
+				 t->col[c].title, missing, n, n == 1 ? "" : "s",
+				 m, cases.n == 1 ? "; case " : cases.n ?
+				 "; cases " : "", k);
 		}
 	}
 }

@@ -18,7 +18,7 @@ check() {	# check NAME EXPECTED ACTUAL
 "$IDLELAB" compare -s mmtests "$fx/live-small.json" >"$tmp/mm" 2>"$tmp/err"
 check "mmtests exit" 0 $?
 if diff -u "$fx/live-small.mmtests.txt" "$tmp/mm"; then echo "ok: mmtests golden"; else fail=1; fi
-grep -q "timer lateness-p50: no runs in 'ladder' (case 401Hz; shown as n/a)" "$tmp/err"
+grep -q "timer: no runs in 'ladder' in 1 of 1 row (lateness-p50; case 401Hz; shown as n/a)" "$tmp/err"
 check "missing config reported" 0 $?
 
 "$IDLELAB" compare -s normalized "$fx/live-small.json" >"$tmp/norm" 2>/dev/null
@@ -135,7 +135,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		check "replay plot $p" 0 $?
 	done
 	"$IDLELAB" compare "$tmp/rp.json" >/dev/null 2>"$tmp/err"
-	grep -q 'agreement_pct: no runs' "$tmp/err"
+	grep -q "replay: no runs in 'teo' in 1 of 8 rows (agreement_pct; case " "$tmp/err"
 	check "null agreement reported as missing" 0 $?
 fi
 
