@@ -171,8 +171,10 @@ else
 		&& ok "5: --restore right after SIGKILL of a recording session" \
 		|| bad "5: --restore exit $rc: $(cat "$T/r5b.log")"
 	i=0
+	# (10 s at most: a sanitizer build's recorder may still be in
+	# libtracefs's start-up, which takes it about 3 s)
 	while [ -n "$rpid" ] && ls /sys/kernel/tracing/instances | grep -q "^idlelab-record-$rpid-" &&
-	      [ $i -lt 100 ]; do
+	      [ $i -lt 200 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 	[ -n "$rpid" ] && ! ls /sys/kernel/tracing/instances | grep -q "^idlelab-record-$rpid-" \

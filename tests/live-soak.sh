@@ -78,9 +78,11 @@ dead_instances() {
 as_found() {
 	local what=$1 i=0
 	# a killed session's recorder winds down on its SIGTERM (it drains
-	# and writes its trace, then removes its instance): 3 s at most
+	# and writes its trace, then removes its instance): 10 s at most
+	# (a sanitizer build spends about 3 s in libtracefs's start-up,
+	# which a SIGTERM does not interrupt)
 	while { [ -n "$(dead_instances)" ] ||
-		[ -n "$(pgrep -f -- "-o $T/o")" ]; } && [ $i -lt 60 ]; do
+		[ -n "$(pgrep -f -- "-o $T/o")" ]; } && [ $i -lt 200 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 	((i * 50 > wind_down)) && wind_down=$((i * 50))

@@ -145,15 +145,18 @@ static void load_kallsyms(struct tep_handle *tep)
 		return;
 	mem = open_memstream(&buf, &len);
 	if (mem) {
-		/* only text symbols: timer functions are code */
-		while (fgets(line, sizeof(line), f)) {
+		/* only text symbols: timer functions are code.  A stop
+		 * asked for meanwhile ends the load: the recording ends
+		 * at once and needs no names (a sanitizer build takes
+		 * seconds over this file) */
+		while (!rec_signalled && fgets(line, sizeof(line), f)) {
 			char t = strlen(line) > 17 ? line[17] : 0;
 
 			if (t == 't' || t == 'T')
 				fputs(line, mem);
 		}
 		fclose(mem);
-		if (buf)
+		if (buf && !rec_signalled)
 			tep_parse_kallsyms(tep, buf);
 	}
 	free(buf);
