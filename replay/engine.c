@@ -144,36 +144,24 @@ struct period_ctx {
 	bool	tick_exact, explain;
 };
 
-static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
-		      const struct period_ctx *pc, const struct seg_in *in,
-		      int idx, s64 seg, int cause, enum idl_miss miss,
-		      int *orc_out, int *vs_out)
+/*
+ * One select's score: the tally (replay.h) and the counters it cannot
+ * give.  The oracle's state and the duration bin of a segment that is
+ * the whole period were computed once per period.
+ */
+static int score_seg(struct replay_cpu *rc, struct replay_gov_cpu *g,
+		     const struct period_ctx *pc, s64 remain, int idx, s64 seg,
+		     int cause, enum idl_miss miss)
 {
 	const struct replay_setup *s = rc->setup;
-	s64 lat = s->table.states[idx].exit_latency_ns;
-	int orc = in->remain == pc->dur ? pc->orc :
-		  replay_oracle_state(s, in->remain);
-	s64 olat = s->table.states[orc].exit_latency_ns;
-	int vs = idx == orc ? REPLAY_SAME :
-		 idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
+	struct replay_score *sc = &g->sc;
+	int orc = remain == pc->dur ? pc->orc :
+		  replay_oracle_state(s, remain);
 
-	sc->selects++;
-	sc->entries[idx]++;
+	g->tally[miss][cause][orc][idx]++;
 	sc->residency_ns[idx] += (u64)seg;
-	if (miss == IDL_MISS_ABOVE)
-		sc->above[idx]++;
-	else if (miss == IDL_MISS_BELOW)
-		sc->below[idx]++;
 	sc->seg_hist[seg == pc->dur ? pc->bin : replay_state_bin(s, seg)]++;
-	sc->vs[vs][idx]++;
-	sc->vs_cause[vs][cause]++;
-	sc->wake[cause][idx]++;
-	if (lat > olat)
-		sc->excess_lat_ns += (u64)(lat - olat);
-	if (lat > s->latency_req)
-		sc->lat_violations++;
-	*orc_out = orc;
-	*vs_out = vs;
+	return orc;
 }
 
 static s64 sdiff(s64 a, s64 b)
@@ -220,8 +208,9 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	const struct replay_setup *s = rc->setup;
 	const struct idl_governor_ops *ops = s->gov[gi].ops;
 	struct cpuidle_driver *drv = &rc->drv;
-	struct cpuidle_device *dev = &rc->g[gi].dev;
-	struct replay_score *sc = &rc->g[gi].sc;
+	struct replay_gov_cpu *g = &rc->g[gi];
+	struct cpuidle_device *dev = &g->dev;
+	struct replay_score *sc = &g->sc;
 	struct idl_env *env = &rc->env;
 	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
@@ -232,7 +221,7 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 
 	/* the idle loop went on without running a task (the kernel's tick
 	 * was stopped at this entry): the tick is as this governor left it */
-	stopped = (p->flags & IP_TICK_STOPPED) && rc->g[gi].stopped;
+	stopped = (p->flags & IP_TICK_STOPPED) && g->stopped;
 	for (nsel = 0;; nsel++) {
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
@@ -305,15 +294,18 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			ops->reflect(dev, idx);
 		dev->explain = NULL;
 
-		if ((k > 0 ? rc->part[k].flags : p->flags) & IP_SLEEP_EXACT)
-			sc->sleep_exact++;
-		if (pc->tick_exact)
-			sc->tick_exact++;
-		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
+		/* (IP_SLEEP_EXACT is bit 0: adding it counts it) */
+		sc->sleep_exact += (k > 0 ? rc->part[k].flags : p->flags) &
+				   IP_SLEEP_EXACT;
+		sc->tick_exact += pc->tick_exact;
+		orc = score_seg(rc, g, pc, in.remain, idx, seg, cause, miss);
 		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
-		if (__builtin_expect(explain, 0))
+		if (__builtin_expect(explain, 0)) {
+			vs = idx == orc ? REPLAY_SAME :
+			     idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
 			explain_seg(rc, gi, &in, idx, stop, seg, cause, orc,
 				    vs, miss);
+		}
 		elapsed += seg;
 		if (by_tick) {
 			sc->tick_wakeups++;
@@ -324,10 +316,10 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			break;
 		}
 	}
-	rc->g[gi].stopped = stopped;
+	g->stopped = stopped;
 }
 
-static bool in_window(const struct replay_cpu *rc)
+static bool in_window(const struct replay_cpu *rc, const struct idle_period *p)
 {
 	const struct replay_explain *ex = rc->ex;
 	u64 at;
@@ -336,15 +328,14 @@ static bool in_window(const struct replay_cpu *rc)
 		return false;
 	if (!ex->by_time)
 		return rc->index >= ex->from && rc->index <= ex->to;
-	at = rc->cur.entry_ns - ex->base_ns;
-	return rc->cur.entry_ns >= ex->base_ns && at >= ex->from &&
+	at = p->entry_ns - ex->base_ns;
+	return p->entry_ns >= ex->base_ns && at >= ex->from &&
 	       at <= ex->to;
 }
 
-static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
+static void explain_period(struct replay_cpu *rc, const struct idle_period *p,
+			   s64 dur, s64 tick0)
 {
-	const struct idle_period *p = &rc->cur;
-	const struct replay_part *f = &rc->part[0];
 	const struct replay_setup *s = rc->setup;
 	FILE *out = rc->ex->out;
 	unsigned int k;
@@ -360,11 +351,12 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 		(long long)tick0,
 		s->own_hz && (p->flags & IP_TICK_EXACT) ? " (exact)" : " (est)",
 		rc->parts);
-	if (f->state >= 0 && s->own_table && f->state < s->table.count)
-		fprintf(out, " state %d %s%s", f->state,
-			s->table.states[f->state].name,
-			f->flags & IP_MISS_ABOVE ? " above" :
-			f->flags & IP_MISS_BELOW ? " below" : "");
+	/* (the first part's state and flags are the period's) */
+	if (p->state >= 0 && s->own_table && p->state < s->table.count)
+		fprintf(out, " state %d %s%s", p->state,
+			s->table.states[p->state].name,
+			p->flags & IP_MISS_ABOVE ? " above" :
+			p->flags & IP_MISS_BELOW ? " below" : "");
 	for (k = 1; k < rc->parts; k++)
 		fprintf(out, "; part %u at +%lld state %d sleep %lld", k,
 			(long long)rc->part[k].off, rc->part[k].state,
@@ -372,10 +364,26 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 	fputc('\n', out);
 }
 
-static void process(struct replay_cpu *rc)
+/* Known states and miss flags of the kernel's recorded entries. */
+static void count_recorded(struct replay_workload *wl, int state, u8 flags)
+{
+	if (state < 0)
+		return;
+	wl->known_state++;
+	if (flags & IP_MISS_ABOVE)
+		wl->kernel_above++;
+	if (flags & IP_MISS_BELOW)
+		wl->kernel_below++;
+}
+
+/*
+ * Simulate every governor over the workload period @p, made of
+ * rc->parts recorded parts (rc->part[]; the first part's state and
+ * flags are @p's own).
+ */
+static void process(struct replay_cpu *rc, const struct idle_period *p)
 {
 	const struct replay_setup *s = rc->setup;
-	const struct idle_period *p = &rc->cur;
 	struct replay_workload *wl = &rc->wl;
 	struct period_ctx pc;
 	unsigned int k;
@@ -386,7 +394,7 @@ static void process(struct replay_cpu *rc)
 	pc.tick0 = first_tick(s, p, &pc.tick_exact);
 	pc.orc = replay_oracle_state(s, pc.dur);
 	pc.bin = replay_state_bin(s, pc.dur);
-	pc.explain = in_window(rc);
+	pc.explain = __builtin_expect(rc->ex != NULL, 0) && in_window(rc, p);
 	wl->merged++;
 	wl->idle_ns += (u64)pc.dur;
 	wl->cause[cause]++;
@@ -398,17 +406,11 @@ static void process(struct replay_cpu *rc)
 	wl->oracle_entries[pc.orc]++;
 	wl->oracle_res[pc.orc] += (u64)pc.dur;
 	wl->oracle_lat_ns += (u64)s->table.states[pc.orc].exit_latency_ns;
-	for (k = 0; k < rc->parts; k++) {
-		if (rc->part[k].state < 0)
-			continue;
-		wl->known_state++;
-		if (rc->part[k].flags & IP_MISS_ABOVE)
-			wl->kernel_above++;
-		if (rc->part[k].flags & IP_MISS_BELOW)
-			wl->kernel_below++;
-	}
+	count_recorded(wl, p->state, p->flags);
+	for (k = 1; k < rc->parts; k++)
+		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
 	if (__builtin_expect(pc.explain, 0))
-		explain_period(rc, pc.dur, pc.tick0);
+		explain_period(rc, p, pc.dur, pc.tick0);
 	for (gi = 0; gi < s->ngov; gi++)
 		if (!s->skip[gi])
 			run_gov(rc, gi, p, &pc);
@@ -463,7 +465,7 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 			rc->last_flags = p->flags;
 			return;
 		}
-		process(rc);
+		process(rc, &rc->cur);
 	}
 	if (p->entry_ns < rc->prev_exit) {	/* overlaps the last one */
 		rc->wl.bad++;
@@ -477,12 +479,54 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 	rc->have = true;
 }
 
+/* A recorded period that a later one may be merged into (mergeable()). */
+static bool merge_target(u8 cause, u8 flags)
+{
+	return cause == WAKE_TICK || (flags & IP_POLL_LIMIT);
+}
+
+/*
+ * replay_cpu_feed() holds each period back until the next one says
+ * whether it merges.  One that nothing can merge into is simulated at
+ * once here, in place in @p, without the copy and the recorded part.
+ * The order of the simulations is unchanged; the agreement feed must see
+ * each recorded entry before the previous period is simulated, so with
+ * it every period goes through replay_cpu_feed().
+ */
+void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
+			   int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct idle_period *q = &p[i];
+
+		if (rc->setup->nfollow || rc->have ||
+		    merge_target(q->wake_cause, q->flags)) {
+			replay_cpu_feed(rc, q);
+			if (!rc->setup->nfollow && rc->have &&
+			    !merge_target(rc->last_cause, rc->last_flags))
+				process(rc, &rc->cur);
+			continue;
+		}
+		rc->wl.recorded++;
+		if (q->exit_ns < q->entry_ns ||
+		    q->exit_ns - q->entry_ns > REPLAY_MAX_PERIOD_NS ||
+		    q->entry_ns < rc->prev_exit) {
+			rc->wl.bad++;
+			continue;
+		}
+		rc->parts = 1;
+		process(rc, q);
+	}
+}
+
 void replay_cpu_finish(struct replay_cpu *rc)
 {
 	int gi;
 
 	if (rc->have)
-		process(rc);
+		process(rc, &rc->cur);
 	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {
@@ -490,6 +534,7 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 		if (!rc->g[gi].attached)
 			continue;
+		replay_score_tally(&rc->g[gi].sc, rc->setup, rc->g[gi].tally);
 		if (ops->stats)
 			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,
 				   &rc->g[gi].sc.internals);

@@ -154,9 +154,19 @@ struct replay_explain {
 	struct idl_explain gov;		/* the governors' own lines */
 };
 
+/*
+ * A count of selects per (kernel-rule miss class, wake cause, oracle's
+ * state, chosen state): one increment per select instead of one per
+ * counter.  The counters of struct replay_score that depend only on
+ * these four (entries, above, below, vs, vs_cause, wake, excess latency,
+ * latency violations, selects) are summed from it when the CPU is done.
+ */
+typedef u64 replay_tally_t[3][REPLAY_NCAUSE][CSTATE_MAX][CSTATE_MAX];
+
 struct replay_gov_cpu {
 	struct cpuidle_device	dev;
 	struct replay_score	sc;
+	replay_tally_t		tally;
 	bool			attached;
 	bool			stopped;	/* tick stopped at the last exit */
 	/* the kernel-driven copy (setup->follows[]) */
@@ -240,6 +250,9 @@ static inline int replay_state_bin(const struct replay_setup *s, s64 ns)
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err);
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p);
+/* the same as replay_cpu_feed() on each of @n periods in turn */
+void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
+			   int n);
 void replay_cpu_finish(struct replay_cpu *rc);	/* flush + detach */
 
 /* follow.c: agreement with the kernel */
@@ -252,6 +265,9 @@ void replay_disagree_close(struct replay_disagree *d);
 
 /* score.c */
 void replay_score_add(struct replay_score *to, const struct replay_score *s);
+/* Add the counters derived from @t (engine.c's per-select tally) to @sc. */
+void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
+			const replay_tally_t t);
 void replay_workload_add(struct replay_workload *to,
 			 const struct replay_workload *w);
 /* ops->stats of a CPU's governor into @ctx, a struct replay_stats */

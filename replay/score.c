@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpuidle-core.h"
 #include "replay.h"
 
 #define ADD(f)	(to->f += s->f)
@@ -100,6 +101,48 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(miss_n);
 	ADDV(miss);
 	stats_add(&to->internals, &s->internals);
+}
+
+/* The tally's counts of one (oracle's state @o, chosen state @i) pair. */
+static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
+		       const replay_tally_t t, int o, int i)
+{
+	s64 lat = s->table.states[i].exit_latency_ns;
+	s64 olat = s->table.states[o].exit_latency_ns;
+	int vs = i == o ? REPLAY_SAME : i > o ? REPLAY_DEEP : REPLAY_SHALLOW;
+	int m, c;
+
+	for (m = 0; m < 3; m++)
+		for (c = 0; c < REPLAY_NCAUSE; c++) {
+			u64 k = t[m][c][o][i];
+
+			if (!k)
+				continue;
+			sc->selects += k;
+			sc->entries[i] += k;
+			if (m == IDL_MISS_ABOVE)
+				sc->above[i] += k;
+			else if (m == IDL_MISS_BELOW)
+				sc->below[i] += k;
+			sc->vs[vs][i] += k;
+			sc->vs_cause[vs][c] += k;
+			sc->wake[c][i] += k;
+			if (lat > olat)
+				sc->excess_lat_ns += k * (u64)(lat - olat);
+			if (lat > s->latency_req)
+				sc->lat_violations += k;
+		}
+}
+
+/* Integer sums: the same counters as one increment per select gave. */
+void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
+			const replay_tally_t t)
+{
+	int o, i;
+
+	for (o = 0; o < s->table.count; o++)
+		for (i = 0; i < s->table.count; i++)
+			tally_pair(sc, s, t, o, i);
 }
 
 void replay_workload_add(struct replay_workload *to,
