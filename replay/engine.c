@@ -137,31 +137,31 @@ static void explain_seg(struct replay_cpu *rc, int gi, const struct seg_in *in,
 		s->table.states[orc].name, vs_name[vs], replay_miss_name[miss]);
 }
 
-/* The period's own oracle choice and bin, computed once per period. */
+/* The period's own interval of replay_cut() and oracle choice, computed
+ * once per period. */
 struct period_ctx {
 	s64	dur, tick0;
-	int	orc, bin;
+	unsigned int cut, orc;
+	int	cause;			/* the workload's wake cause */
 	bool	tick_exact, explain;
 };
 
 /*
- * One select's score: the tally (replay.h) and the counters it cannot
- * give.  The oracle's state and the duration bin of a segment that is
- * the whole period were computed once per period.
+ * One select's score: the tally (replay.h) and the residency.  The
+ * interval of the time left is the period's own at the first select.
+ * Returns the oracle's state.
  */
-static int score_seg(struct replay_cpu *rc, struct replay_gov_cpu *g,
-		     const struct period_ctx *pc, s64 remain, int idx, s64 seg,
-		     int cause, enum idl_miss miss)
+static unsigned int score_seg(const struct replay_setup *s,
+			      struct replay_gov_cpu *g,
+			      const struct period_ctx *pc, s64 remain,
+			      unsigned int idx, s64 seg, unsigned int tcause,
+			      unsigned int miss)
 {
-	const struct replay_setup *s = rc->setup;
-	struct replay_score *sc = &g->sc;
-	int orc = remain == pc->dur ? pc->orc :
-		  replay_oracle_state(s, remain);
+	unsigned int j = remain == pc->dur ? pc->cut : replay_cut(s, remain);
 
-	g->tally[miss][cause][orc][idx]++;
-	sc->residency_ns[idx] += (u64)seg;
-	sc->seg_hist[seg == pc->dur ? pc->bin : replay_state_bin(s, seg)]++;
-	return orc;
+	g->tally[j][tcause][miss][idx]++;
+	g->sc.residency_ns[idx] += (u64)seg;
+	return s->cut_orc[j];
 }
 
 static s64 sdiff(s64 a, s64 b)
@@ -212,11 +212,12 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	struct cpuidle_device *dev = &g->dev;
 	struct replay_score *sc = &g->sc;
 	struct idl_env *env = &rc->env;
-	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	int pcause = pc->cause;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
 	bool explain = pc->explain;
 	bool stopped;
 	unsigned int nsel, kpart = 0;
+	u64 kexact = 0;
 	int why = BY_START;
 
 	/* the idle loop went on without running a task (the kernel's tick
@@ -227,14 +228,21 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		bool stop = true, by_tick = false, by_poll = false;
 		enum idl_miss miss;
 		s64 seg;
-		int idx, cause, orc, vs, k;
+		int idx, cause, vs, k;
+		unsigned int orc;
 
 		in.remain = dur - elapsed;
 		/* one recorded part (nothing merged): it is the first select's */
 		k = rc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
 		    nsel ? -1 : 0;
-		in.sleep = k > 0 ? part_sleep(&rc->part[k], elapsed) :
-			   sleep_at(p, elapsed);
+		if (k > 0) {
+			in.sleep = part_sleep(&rc->part[k], elapsed);
+			/* its exactness instead of the first part's (bit 0) */
+			kexact += (rc->part[k].flags & IP_SLEEP_EXACT) -
+				  (u64)(p->flags & IP_SLEEP_EXACT);
+		} else {
+			in.sleep = sleep_at(p, elapsed);
+		}
 		while (next_tick <= elapsed)
 			next_tick += t;
 		in.dtick = stopped ? in.sleep : next_tick - elapsed;
@@ -294,28 +302,33 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			ops->reflect(dev, idx);
 		dev->explain = NULL;
 
-		/* (IP_SLEEP_EXACT is bit 0: adding it counts it) */
-		sc->sleep_exact += (k > 0 ? rc->part[k].flags : p->flags) &
-				   IP_SLEEP_EXACT;
-		sc->tick_exact += pc->tick_exact;
-		orc = score_seg(rc, g, pc, in.remain, idx, seg, cause, miss);
+		orc = score_seg(s, g, pc, in.remain, (unsigned int)idx, seg,
+				by_tick ? REPLAY_TALLY_TICK : (unsigned int)cause,
+				miss);
 		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
 		if (__builtin_expect(explain, 0)) {
-			vs = idx == orc ? REPLAY_SAME :
-			     idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
-			explain_seg(rc, gi, &in, idx, stop, seg, cause, orc,
-				    vs, miss);
+			vs = idx == (int)orc ? REPLAY_SAME :
+			     idx > (int)orc ? REPLAY_DEEP : REPLAY_SHALLOW;
+			explain_seg(rc, gi, &in, idx, stop, seg, cause,
+				    (int)orc, vs, miss);
 		}
 		elapsed += seg;
+		if (!by_tick && !by_poll)
+			break;
+		/* cut short: not the bin of the time left (the tally's) */
+		sc->seg_hist[s->cut_bin[replay_cut(s, seg)]]++;
 		if (by_tick) {
 			sc->tick_wakeups++;
 			next_tick += t;
-		} else if (by_poll) {
-			sc->poll_limits++;
 		} else {
-			break;
+			sc->poll_limits++;
 		}
 	}
+	/* counted once, not per select: the calls in the loop may write
+	 * memory, so the compiler keeps counters there in memory */
+	sc->sleep_exact += (nsel + 1) * (u64)(p->flags & IP_SLEEP_EXACT) +
+			   kexact;
+	sc->tick_exact += (nsel + 1) * (u64)pc->tick_exact;
 	g->stopped = stopped;
 }
 
@@ -387,25 +400,20 @@ static void process(struct replay_cpu *rc, const struct idle_period *p)
 	struct replay_workload *wl = &rc->wl;
 	struct period_ctx pc;
 	unsigned int k;
-	int gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	int gi;
 
 	idl_env_set_current(&rc->env);
+	pc.cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	pc.dur = (s64)(p->exit_ns - p->entry_ns);
 	pc.tick0 = first_tick(s, p, &pc.tick_exact);
-	pc.orc = replay_oracle_state(s, pc.dur);
-	pc.bin = replay_state_bin(s, pc.dur);
+	pc.cut = replay_cut(s, pc.dur);
+	pc.orc = s->cut_orc[pc.cut];
 	pc.explain = __builtin_expect(rc->ex != NULL, 0) && in_window(rc, p);
-	wl->merged++;
-	wl->idle_ns += (u64)pc.dur;
-	wl->cause[cause]++;
-	wl->hist[pc.bin]++;
-	if (p->flags & IP_SLEEP_EXACT)
-		wl->sleep_exact++;
-	if (pc.tick_exact)
-		wl->tick_exact++;
-	wl->oracle_entries[pc.orc]++;
+	rc->wtally[pc.cut][pc.cause]++;
 	wl->oracle_res[pc.orc] += (u64)pc.dur;
-	wl->oracle_lat_ns += (u64)s->table.states[pc.orc].exit_latency_ns;
+	/* (IP_SLEEP_EXACT is bit 0) */
+	wl->sleep_exact += p->flags & IP_SLEEP_EXACT;
+	wl->tick_exact += pc.tick_exact;
 	count_recorded(wl, p->state, p->flags);
 	for (k = 1; k < rc->parts; k++)
 		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
@@ -496,15 +504,16 @@ static bool merge_target(u8 cause, u8 flags)
 void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 			   int n)
 {
+	bool follow = rc->setup->nfollow;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		const struct idle_period *q = &p[i];
 
-		if (rc->setup->nfollow || rc->have ||
+		if (follow || rc->have ||
 		    merge_target(q->wake_cause, q->flags)) {
 			replay_cpu_feed(rc, q);
-			if (!rc->setup->nfollow && rc->have &&
+			if (!follow && rc->have &&
 			    !merge_target(rc->last_cause, rc->last_flags))
 				process(rc, &rc->cur);
 			continue;
@@ -527,6 +536,8 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 	if (rc->have)
 		process(rc, &rc->cur);
+	replay_workload_tally(&rc->wl, rc->setup, rc->wtally);
+	memset(rc->wtally, 0, sizeof(rc->wtally));
 	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {
@@ -535,6 +546,7 @@ void replay_cpu_finish(struct replay_cpu *rc)
 		if (!rc->g[gi].attached)
 			continue;
 		replay_score_tally(&rc->g[gi].sc, rc->setup, rc->g[gi].tally);
+		memset(rc->g[gi].tally, 0, sizeof(rc->g[gi].tally));
 		if (ops->stats)
 			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,
 				   &rc->g[gi].sc.internals);

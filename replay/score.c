@@ -103,18 +103,19 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	stats_add(&to->internals, &s->internals);
 }
 
-/* The tally's counts of one (oracle's state @o, chosen state @i) pair. */
+/* The tally's counts of one (interval @j, chosen state @i) pair. */
 static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
-		       const replay_tally_t t, int o, int i)
+		       const replay_tally_t t, int j, int i)
 {
+	int o = s->cut_orc[j], m, tc;
 	s64 lat = s->table.states[i].exit_latency_ns;
 	s64 olat = s->table.states[o].exit_latency_ns;
 	int vs = i == o ? REPLAY_SAME : i > o ? REPLAY_DEEP : REPLAY_SHALLOW;
-	int m, c;
 
 	for (m = 0; m < 3; m++)
-		for (c = 0; c < REPLAY_NCAUSE; c++) {
-			u64 k = t[m][c][o][i];
+		for (tc = 0; tc < REPLAY_TALLY_NCAUSE; tc++) {
+			u64 k = t[j][tc][m][i];
+			int c = tc == REPLAY_TALLY_TICK ? WAKE_TICK : tc;
 
 			if (!k)
 				continue;
@@ -124,6 +125,10 @@ static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
 				sc->above[i] += k;
 			else if (m == IDL_MISS_BELOW)
 				sc->below[i] += k;
+			/* a segment until the period's end: its bin is the
+			 * interval's (the others were counted as they ended) */
+			if (tc != REPLAY_TALLY_TICK && tc != REPLAY_CAUSE_POLL)
+				sc->seg_hist[s->cut_bin[j]] += k;
 			sc->vs[vs][i] += k;
 			sc->vs_cause[vs][c] += k;
 			sc->wake[c][i] += k;
@@ -138,11 +143,33 @@ static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
 void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
 			const replay_tally_t t)
 {
-	int o, i;
+	int j, i;
 
-	for (o = 0; o < s->table.count; o++)
+	for (j = 0; j <= s->ncut; j++)
 		for (i = 0; i < s->table.count; i++)
-			tally_pair(sc, s, t, o, i);
+			tally_pair(sc, s, t, j, i);
+}
+
+void replay_workload_tally(struct replay_workload *wl,
+			   const struct replay_setup *s,
+			   const replay_wtally_t t)
+{
+	int j, c, i;
+
+	for (j = 0; j <= s->ncut; j++)
+		for (c = 0; c < WAKE_CAUSE_COUNT; c++) {
+			u64 k = t[j][c];
+			int o = s->cut_orc[j];
+
+			wl->merged += k;
+			wl->cause[c] += k;
+			wl->hist[s->cut_bin[j]] += k;
+			wl->oracle_entries[o] += k;
+			wl->oracle_lat_ns += k *
+				(u64)s->table.states[o].exit_latency_ns;
+		}
+	for (i = 0; i < s->table.count; i++)
+		wl->idle_ns += wl->oracle_res[i];
 }
 
 void replay_workload_add(struct replay_workload *to,

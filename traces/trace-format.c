@@ -876,6 +876,13 @@ int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		rec_decode(r->buf + (size_t)r->pos * TF_REC_SIZE, r->cur_cpu,
 			   &p[n]);
 		r->pos++;
+		/* rec_check()'s tests first, without the call */
+		if (p[n].exit_ns >= p[n].entry_ns &&
+		    p[n].entry_ns >= r->last_entry[r->cur_cpu]) {
+			r->last_entry[r->cur_cpu] = p[n].entry_ns;
+			n++;
+			continue;
+		}
 		if (rec_check(r, &p[n], &r->pend) < 0) {
 			if (!n) {
 				*err = r->pend;
