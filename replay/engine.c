@@ -137,13 +137,14 @@ static void explain_seg(struct replay_cpu *rc, int gi, const struct seg_in *in,
 		s->table.states[orc].name, vs_name[vs], replay_miss_name[miss]);
 }
 
-/* The period's own interval of replay_cut() and oracle choice, computed
- * once per period. */
+/* What every governor's simulation of a period reads, computed once. */
 struct period_ctx {
+	const struct idle_period *p;	/* its inputs (the first part's) */
+	unsigned int parts;		/* recorded parts (rc->part[]) */
 	s64	dur, tick0;
 	unsigned int cut, orc;
 	int	cause;			/* the workload's wake cause */
-	bool	tick_exact, explain;
+	bool	sleep_exact, tick_exact, explain;
 };
 
 /*
@@ -202,9 +203,9 @@ static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
 	return -1;
 }
 
-static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
-		    const struct period_ctx *pc)
+static void run_gov(struct replay_cpu *rc, int gi, const struct period_ctx *pc)
 {
+	const struct idle_period *p = pc->p;
 	const struct replay_setup *s = rc->setup;
 	const struct idl_governor_ops *ops = s->gov[gi].ops;
 	struct cpuidle_driver *drv = &rc->drv;
@@ -217,7 +218,6 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	bool explain = pc->explain;
 	bool stopped;
 	unsigned int nsel, kpart = 0;
-	u64 kexact = 0;
 	int why = BY_START;
 
 	/* the idle loop went on without running a task (the kernel's tick
@@ -233,13 +233,14 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 
 		in.remain = dur - elapsed;
 		/* one recorded part (nothing merged): it is the first select's */
-		k = rc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
+		k = pc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
 		    nsel ? -1 : 0;
 		if (k > 0) {
 			in.sleep = part_sleep(&rc->part[k], elapsed);
-			/* its exactness instead of the first part's (bit 0) */
-			kexact += (rc->part[k].flags & IP_SLEEP_EXACT) -
-				  (u64)(p->flags & IP_SLEEP_EXACT);
+			/* its exactness instead of the period's (bit 0) */
+			sc->sleep_exact += (rc->part[k].flags &
+					    IP_SLEEP_EXACT) -
+					   (u64)pc->sleep_exact;
 		} else {
 			in.sleep = sleep_at(p, elapsed);
 		}
@@ -317,6 +318,10 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			break;
 		/* cut short: not the bin of the time left (the tally's) */
 		sc->seg_hist[s->cut_bin[replay_cut(s, seg)]]++;
+		/* another select in this period: its exactness (the first
+		 * selects' are the workload's, added at the end) */
+		sc->sleep_exact += pc->sleep_exact;
+		sc->tick_exact += pc->tick_exact;
 		if (by_tick) {
 			sc->tick_wakeups++;
 			next_tick += t;
@@ -324,11 +329,6 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 			sc->poll_limits++;
 		}
 	}
-	/* counted once, not per select: the calls in the loop may write
-	 * memory, so the compiler keeps counters there in memory */
-	sc->sleep_exact += (nsel + 1) * (u64)(p->flags & IP_SLEEP_EXACT) +
-			   kexact;
-	sc->tick_exact += (nsel + 1) * (u64)pc->tick_exact;
 	g->stopped = stopped;
 }
 
@@ -390,41 +390,53 @@ static void count_recorded(struct replay_workload *wl, int state, u8 flags)
 }
 
 /*
- * Simulate every governor over the workload period @p, made of
- * rc->parts recorded parts (rc->part[]; the first part's state and
- * flags are @p's own).
+ * The governor-independent part of a workload period @p made of @parts
+ * recorded parts (rc->part[]; the first part's state and flags are
+ * @p's own): its context for the governors, the workload's counters.
  */
-static void process(struct replay_cpu *rc, const struct idle_period *p)
+static void period_begin(struct replay_cpu *rc, const struct idle_period *p,
+			 unsigned int parts, struct period_ctx *pc)
 {
 	const struct replay_setup *s = rc->setup;
 	struct replay_workload *wl = &rc->wl;
-	struct period_ctx pc;
 	unsigned int k;
-	int gi;
 
-	idl_env_set_current(&rc->env);
-	pc.cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
-	pc.dur = (s64)(p->exit_ns - p->entry_ns);
-	pc.tick0 = first_tick(s, p, &pc.tick_exact);
-	pc.cut = replay_cut(s, pc.dur);
-	pc.orc = s->cut_orc[pc.cut];
-	pc.explain = __builtin_expect(rc->ex != NULL, 0) && in_window(rc, p);
-	rc->wtally[pc.cut][pc.cause]++;
-	wl->oracle_res[pc.orc] += (u64)pc.dur;
+	pc->p = p;
+	pc->parts = parts;
+	pc->cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	pc->dur = (s64)(p->exit_ns - p->entry_ns);
+	pc->tick0 = first_tick(s, p, &pc->tick_exact);
+	pc->cut = replay_cut(s, pc->dur);
+	pc->orc = s->cut_orc[pc->cut];
+	pc->explain = __builtin_expect(rc->ex != NULL, 0) && in_window(rc, p);
+	rc->wtally[pc->cut][pc->cause]++;
+	wl->oracle_res[pc->orc] += (u64)pc->dur;
 	/* (IP_SLEEP_EXACT is bit 0) */
-	wl->sleep_exact += p->flags & IP_SLEEP_EXACT;
-	wl->tick_exact += pc.tick_exact;
+	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
+	wl->sleep_exact += pc->sleep_exact;
+	wl->tick_exact += pc->tick_exact;
 	count_recorded(wl, p->state, p->flags);
-	for (k = 1; k < rc->parts; k++)
+	for (k = 1; k < parts; k++)
 		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
-	if (__builtin_expect(pc.explain, 0))
-		explain_period(rc, p, pc.dur, pc.tick0);
-	for (gi = 0; gi < s->ngov; gi++)
-		if (!s->skip[gi])
-			run_gov(rc, gi, p, &pc);
+	if (__builtin_expect(pc->explain, 0))
+		explain_period(rc, p, pc->dur, pc->tick0);
 	rc->prev_exit = p->exit_ns;
 	rc->index++;
 	rc->have = false;
+}
+
+/* Simulate every governor over the workload period @p (rc->parts). */
+static void process(struct replay_cpu *rc, const struct idle_period *p)
+{
+	const struct replay_setup *s = rc->setup;
+	struct period_ctx pc;
+	int gi;
+
+	idl_env_set_current(&rc->env);
+	period_begin(rc, p, rc->parts, &pc);
+	for (gi = 0; gi < s->ngov; gi++)
+		if (!s->skip[gi])
+			run_gov(rc, gi, &pc);
 }
 
 static void add_part(struct replay_cpu *rc, const struct idle_period *p)
@@ -494,26 +506,57 @@ static bool merge_target(u8 cause, u8 flags)
 }
 
 /*
+ * Periods simulated governor by governor rather than period by period:
+ * each governor's code and data stay in the caches over a group.  The
+ * governors are independent (each its own device, state and scores;
+ * the driver is read only), so each sees the same calls in the same
+ * order either way.
+ */
+#define REPLAY_GROUP		64
+
+static void run_group(struct replay_cpu *rc, const struct period_ctx *pc,
+		      int n)
+{
+	const struct replay_setup *s = rc->setup;
+	int gi, i;
+
+	for (gi = 0; gi < s->ngov; gi++)
+		if (!s->skip[gi])
+			for (i = 0; i < n; i++)
+				run_gov(rc, gi, &pc[i]);
+}
+
+/*
  * replay_cpu_feed() holds each period back until the next one says
- * whether it merges.  One that nothing can merge into is simulated at
- * once here, in place in @p, without the copy and the recorded part.
- * The order of the simulations is unchanged; the agreement feed must see
- * each recorded entry before the previous period is simulated, so with
- * it every period goes through replay_cpu_feed().
+ * whether it merges.  One that nothing can merge into is simulated
+ * here without the wait, in place in @p, without the copy and the
+ * recorded part, in groups (above).  The order of the periods is
+ * unchanged.  The agreement feed must see each recorded entry before
+ * the previous period is simulated, so with it every period goes
+ * through replay_cpu_feed(); so do they all with --explain, whose lines
+ * follow the periods.
  */
 void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 			   int n)
 {
+	struct period_ctx grp[REPLAY_GROUP];
 	bool follow = rc->setup->nfollow;
-	int i;
+	int i, ng = 0;
 
+	if (follow || rc->ex) {
+		for (i = 0; i < n; i++)
+			replay_cpu_feed(rc, &p[i]);
+		return;
+	}
+	idl_env_set_current(&rc->env);
 	for (i = 0; i < n; i++) {
 		const struct idle_period *q = &p[i];
 
-		if (follow || rc->have ||
-		    merge_target(q->wake_cause, q->flags)) {
+		if (rc->have || merge_target(q->wake_cause, q->flags)) {
+			run_group(rc, grp, ng);
+			ng = 0;
 			replay_cpu_feed(rc, q);
-			if (!follow && rc->have &&
+			if (rc->have &&
 			    !merge_target(rc->last_cause, rc->last_flags))
 				process(rc, &rc->cur);
 			continue;
@@ -525,9 +568,13 @@ void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 			rc->wl.bad++;
 			continue;
 		}
-		rc->parts = 1;
-		process(rc, q);
+		period_begin(rc, q, 1, &grp[ng]);
+		if (++ng == REPLAY_GROUP) {
+			run_group(rc, grp, ng);
+			ng = 0;
+		}
 	}
+	run_group(rc, grp, ng);
 }
 
 void replay_cpu_finish(struct replay_cpu *rc)
@@ -546,6 +593,9 @@ void replay_cpu_finish(struct replay_cpu *rc)
 		if (!rc->g[gi].attached)
 			continue;
 		replay_score_tally(&rc->g[gi].sc, rc->setup, rc->g[gi].tally);
+		/* the first select of every period has the period's inputs */
+		rc->g[gi].sc.sleep_exact += rc->wl.sleep_exact;
+		rc->g[gi].sc.tick_exact += rc->wl.tick_exact;
 		memset(rc->g[gi].tally, 0, sizeof(rc->g[gi].tally));
 		if (ops->stats)
 			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,

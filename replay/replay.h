@@ -89,6 +89,7 @@ struct replay_setup {
 	s64		cut[REPLAY_NCUT - 1];
 	uint8_t		cut_orc[REPLAY_NCUT];
 	uint8_t		cut_bin[REPLAY_NCUT];
+	uint8_t		cut_first[64];	/* first cut >= 2^b */
 };
 
 /*
@@ -274,17 +275,19 @@ static inline int replay_state_bin(const struct replay_setup *s, s64 ns)
 
 /*
  * The interval of cut[] that holds @ns: the index into cut_orc[] and
- * cut_bin[].  Both rules above change only where a duration crosses one
- * of the residencies they compare with, so between two cuts they are
- * constant; counting the cuts is cheaper than running them.
+ * cut_bin[], the number of cuts <= @ns.  Both rules above change only
+ * where a duration crosses one of the residencies they compare with, so
+ * between two cuts they are constant.  The search starts at the first
+ * cut of @ns's power of two: residencies are mostly in different ones.
  */
 static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
 {
 	unsigned int j = 0;
-	int k;
 
-	for (k = 0; k < s->ncut; k++)
-		j += s->cut[k] <= ns;
+	if (__builtin_expect(ns > 0, 1))
+		j = s->cut_first[63 - __builtin_clzll((u64)ns)];
+	while (j < (unsigned int)s->ncut && s->cut[j] <= ns)
+		j++;
 	return j;
 }
 
