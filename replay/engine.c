@@ -18,6 +18,10 @@
 #include "cpuidle-core.h"
 #include "replay.h"
 
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has it */
+#define __always_inline		inline __attribute__((always_inline))
+#endif
+
 static const char *const vs_name[REPLAY_NVS] = {
 	"same", "too-deep", "too-shallow"
 };
@@ -203,7 +207,13 @@ static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
 	return -1;
 }
 
-static void run_gov(struct replay_cpu *rc, int gi, const struct period_ctx *pc)
+/*
+ * One governor over one period.  Inlined in both its callers, like
+ * period_begin(): as calls, their prologues and the reloads of what the
+ * caller's loop keeps in registers cost as much as the scoring.
+ */
+static __always_inline void run_gov(struct replay_cpu *rc, int gi,
+				    const struct period_ctx *pc)
 {
 	const struct idle_period *p = pc->p;
 	const struct replay_setup *s = rc->setup;
@@ -394,8 +404,10 @@ static void count_recorded(struct replay_workload *wl, int state, u8 flags)
  * recorded parts (rc->part[]; the first part's state and flags are
  * @p's own): its context for the governors, the workload's counters.
  */
-static void period_begin(struct replay_cpu *rc, const struct idle_period *p,
-			 unsigned int parts, struct period_ctx *pc)
+static __always_inline void period_begin(struct replay_cpu *rc,
+					 const struct idle_period *p,
+					 unsigned int parts,
+					 struct period_ctx *pc)
 {
 	const struct replay_setup *s = rc->setup;
 	struct replay_workload *wl = &rc->wl;
