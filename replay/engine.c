@@ -403,10 +403,11 @@ static void count_recorded(struct replay_workload *wl, int state, u8 flags)
  * The governor-independent part of a workload period @p made of @parts
  * recorded parts (rc->part[]; the first part's state and flags are
  * @p's own): its context for the governors, the workload's counters.
+ * @explain: --explain is on for this CPU (rc->ex).
  */
 static __always_inline void period_begin(struct replay_cpu *rc,
 					 const struct idle_period *p,
-					 unsigned int parts,
+					 unsigned int parts, bool explain,
 					 struct period_ctx *pc)
 {
 	const struct replay_setup *s = rc->setup;
@@ -420,13 +421,11 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	pc->tick0 = first_tick(s, p, &pc->tick_exact);
 	pc->cut = replay_cut(s, pc->dur);
 	pc->orc = s->cut_orc[pc->cut];
-	pc->explain = __builtin_expect(rc->ex != NULL, 0) && in_window(rc, p);
-	rc->wtally[pc->cut][pc->cause]++;
-	wl->oracle_res[pc->orc] += (u64)pc->dur;
+	pc->explain = explain && in_window(rc, p);
 	/* (IP_SLEEP_EXACT is bit 0) */
 	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
-	wl->sleep_exact += pc->sleep_exact;
-	wl->tick_exact += pc->tick_exact;
+	rc->wtally[pc->cut][pc->cause][pc->sleep_exact][pc->tick_exact]++;
+	wl->oracle_res[pc->orc] += (u64)pc->dur;
 	count_recorded(wl, p->state, p->flags);
 	for (k = 1; k < parts; k++)
 		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
@@ -445,7 +444,7 @@ static void process(struct replay_cpu *rc, const struct idle_period *p)
 	int gi;
 
 	idl_env_set_current(&rc->env);
-	period_begin(rc, p, rc->parts, &pc);
+	period_begin(rc, p, rc->parts, rc->ex != NULL, &pc);
 	for (gi = 0; gi < s->ngov; gi++)
 		if (!s->skip[gi])
 			run_gov(rc, gi, &pc);
@@ -580,7 +579,7 @@ void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 			rc->wl.bad++;
 			continue;
 		}
-		period_begin(rc, q, 1, &grp[ng]);
+		period_begin(rc, q, 1, false, &grp[ng]);
 		if (++ng == REPLAY_GROUP) {
 			run_group(rc, grp, ng);
 			ng = 0;

@@ -158,9 +158,10 @@ struct replay_workload {
 };
 
 /* The same for the workload: a count of periods per (interval of the
- * duration, wake cause), for merged, cause, hist, oracle_entries and
- * oracle_lat_ns (idle_ns is the sum of oracle_res). */
-typedef u64 replay_wtally_t[REPLAY_NCUT][WAKE_CAUSE_COUNT];
+ * duration, wake cause, exact sleep length, exact delta_tick), for
+ * merged, cause, hist, oracle_entries, oracle_lat_ns, sleep_exact and
+ * tick_exact (idle_ns is the sum of oracle_res). */
+typedef u64 replay_wtally_t[REPLAY_NCUT][WAKE_CAUSE_COUNT][2][2];
 
 /* Explain window for one CPU. */
 struct replay_explain {

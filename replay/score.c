@@ -154,20 +154,23 @@ void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
 			   const replay_wtally_t t)
 {
-	int j, c, i;
+	int j, c, i, x;
 
 	for (j = 0; j <= s->ncut; j++)
-		for (c = 0; c < WAKE_CAUSE_COUNT; c++) {
-			u64 k = t[j][c];
-			int o = s->cut_orc[j];
+		for (c = 0; c < WAKE_CAUSE_COUNT; c++)
+			for (x = 0; x < 4; x++) {
+				u64 k = t[j][c][x >> 1][x & 1];
+				int o = s->cut_orc[j];
 
-			wl->merged += k;
-			wl->cause[c] += k;
-			wl->hist[s->cut_bin[j]] += k;
-			wl->oracle_entries[o] += k;
-			wl->oracle_lat_ns += k *
-				(u64)s->table.states[o].exit_latency_ns;
-		}
+				wl->sleep_exact += x >> 1 ? k : 0;
+				wl->tick_exact += x & 1 ? k : 0;
+				wl->merged += k;
+				wl->cause[c] += k;
+				wl->hist[s->cut_bin[j]] += k;
+				wl->oracle_entries[o] += k;
+				wl->oracle_lat_ns += k *
+					(u64)s->table.states[o].exit_latency_ns;
+			}
 	for (i = 0; i < s->table.count; i++)
 		wl->idle_ns += wl->oracle_res[i];
 }
