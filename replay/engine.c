@@ -211,9 +211,11 @@ static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
  * One governor over one period.  Inlined in both its callers, like
  * period_begin(): as calls, their prologues and the reloads of what the
  * caller's loop keeps in registers cost as much as the scoring.
+ * @simple: a constant, true for a period of one part and no explain
+ * lines (run_group()), so that their code is left out there.
  */
 static __always_inline void run_gov(struct replay_cpu *rc, int gi,
-				    const struct period_ctx *pc)
+				    const struct period_ctx *pc, bool simple)
 {
 	const struct idle_period *p = pc->p;
 	const struct replay_setup *s = rc->setup;
@@ -225,7 +227,7 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 	struct idl_env *env = &rc->env;
 	int pcause = pc->cause;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
-	bool explain = pc->explain;
+	bool explain = !simple && pc->explain;
 	bool stopped;
 	unsigned int nsel, kpart = 0;
 	int why = BY_START;
@@ -243,7 +245,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 
 		in.remain = dur - elapsed;
 		/* one recorded part (nothing merged): it is the first select's */
-		k = pc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
+		k = !simple && pc->parts > 1 ?
+		    aligned_part(rc, elapsed, why, &kpart) :
 		    nsel ? -1 : 0;
 		if (k > 0) {
 			in.sleep = part_sleep(&rc->part[k], elapsed);
@@ -311,7 +314,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 		env->now_ns = p->entry_ns + (u64)(elapsed + seg);
 		if (ops->reflect)
 			ops->reflect(dev, idx);
-		dev->explain = NULL;
+		if (__builtin_expect(explain, 0))
+			dev->explain = NULL;
 
 		orc = score_seg(s, g, pc, in.remain, (unsigned int)idx, seg,
 				by_tick ? REPLAY_TALLY_TICK : (unsigned int)cause,
@@ -447,7 +451,7 @@ static void process(struct replay_cpu *rc, const struct idle_period *p)
 	period_begin(rc, p, rc->parts, rc->ex != NULL, &pc);
 	for (gi = 0; gi < s->ngov; gi++)
 		if (!s->skip[gi])
-			run_gov(rc, gi, &pc);
+			run_gov(rc, gi, &pc, false);
 }
 
 static void add_part(struct replay_cpu *rc, const struct idle_period *p)
@@ -534,7 +538,7 @@ static void run_group(struct replay_cpu *rc, const struct period_ctx *pc,
 	for (gi = 0; gi < s->ngov; gi++)
 		if (!s->skip[gi])
 			for (i = 0; i < n; i++)
-				run_gov(rc, gi, &pc[i]);
+				run_gov(rc, gi, &pc[i], true);
 }
 
 /*
