@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuidle-core.h"
@@ -61,6 +62,14 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 					   s->gov[gi].spec);
 		}
 		rc->g[gi].attached = true;
+		/* as many rows as the table has intervals: a few KB */
+		rc->g[gi].tally = calloc((size_t)s->ncut + 1,
+					 sizeof(*rc->g[gi].tally));
+		if (!rc->g[gi].tally) {
+			replay_cpu_finish(rc);
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+		}
 	}
 	if (replay_follow_init(rc, err)) {
 		replay_cpu_finish(rc);
@@ -607,11 +616,16 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 		if (!rc->g[gi].attached)
 			continue;
-		replay_score_tally(&rc->g[gi].sc, rc->setup, rc->g[gi].tally);
-		/* the first select of every period has the period's inputs */
-		rc->g[gi].sc.sleep_exact += rc->wl.sleep_exact;
-		rc->g[gi].sc.tick_exact += rc->wl.tick_exact;
-		memset(rc->g[gi].tally, 0, sizeof(rc->g[gi].tally));
+		if (rc->g[gi].tally) {
+			replay_score_tally(&rc->g[gi].sc, rc->setup,
+					   rc->g[gi].tally);
+			/* the first select of every period has the
+			 * period's inputs */
+			rc->g[gi].sc.sleep_exact += rc->wl.sleep_exact;
+			rc->g[gi].sc.tick_exact += rc->wl.tick_exact;
+			free(rc->g[gi].tally);
+			rc->g[gi].tally = NULL;
+		}
 		if (ops->stats)
 			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,
 				   &rc->g[gi].sc.internals);

@@ -188,12 +188,12 @@ struct replay_explain {
  * wake, excess latency, latency violations) are summed from it when the
  * CPU is done; seg_hist counts the segments cut short as they happen.
  */
-typedef u64 replay_tally_t[REPLAY_NCUT][REPLAY_TALLY_NCAUSE][3][CSTATE_MAX];
+typedef u64 replay_tally_row_t[REPLAY_TALLY_NCAUSE][3][CSTATE_MAX];
 
 struct replay_gov_cpu {
 	struct cpuidle_device	dev;
 	struct replay_score	sc;
-	replay_tally_t		tally;
+	replay_tally_row_t	*tally;		/* setup->ncut + 1 rows */
 	bool			attached;
 	bool			stopped;	/* tick stopped at the last exit */
 	/* the kernel-driven copy (setup->follows[]) */
@@ -313,7 +313,7 @@ void replay_disagree_close(struct replay_disagree *d);
 void replay_score_add(struct replay_score *to, const struct replay_score *s);
 /* Add the counters derived from the tallies to @sc and @wl (engine.c). */
 void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
-			const replay_tally_t t);
+			const replay_tally_row_t *t);
 void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
 			   const replay_wtally_t t);

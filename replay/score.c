@@ -105,7 +105,7 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 
 /* The tally's counts of one (interval @j, chosen state @i) pair. */
 static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
-		       const replay_tally_t t, int j, int i)
+		       const replay_tally_row_t *t, int j, int i)
 {
 	int o = s->cut_orc[j], m, tc;
 	s64 lat = s->table.states[i].exit_latency_ns;
@@ -141,7 +141,7 @@ static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
 
 /* Integer sums: the same counters as one increment per select gave. */
 void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
-			const replay_tally_t t)
+			const replay_tally_row_t *t)
 {
 	int j, i;
 
