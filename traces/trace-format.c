@@ -873,16 +873,25 @@ int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 			return ret;
 	}
 	while (n < max && r->pos < r->n) {
-		rec_decode(r->buf + (size_t)r->pos * TF_REC_SIZE, r->cur_cpu,
-			   &p[n]);
-		r->pos++;
+		/* in locals: the stores to p[] could be to them for all the
+		 * compiler knows */
+		uint32_t pos = r->pos, end = r->n, c = r->cur_cpu;
+		uint64_t last = r->last_entry[c];
+		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
+
 		/* rec_check()'s tests first, without the call */
-		if (p[n].exit_ns >= p[n].entry_ns &&
-		    p[n].entry_ns >= r->last_entry[r->cur_cpu]) {
-			r->last_entry[r->cur_cpu] = p[n].entry_ns;
-			n++;
-			continue;
+		for (; n < max && pos < end; n++, pos++, b += TF_REC_SIZE) {
+			rec_decode(b, c, &p[n]);
+			if (p[n].exit_ns < p[n].entry_ns ||
+			    p[n].entry_ns < last)
+				break;
+			last = p[n].entry_ns;
 		}
+		r->pos = pos;
+		r->last_entry[c] = last;
+		if (n == max || pos == end)
+			break;
+		r->pos++;
 		if (rec_check(r, &p[n], &r->pend) < 0) {
 			if (!n) {
 				*err = r->pend;
