@@ -3,7 +3,8 @@
  * The replay engine's core: for one CPU, an event-driven simulation of
  * the kernel's idle loop (select -> tick stop/retain -> enter -> the
  * core's accounting -> reflect) over the workload's idle periods, for
- * every governor in lockstep.  The workload is fixed (open loop): the
+ * every governor (period by period, or in groups of periods one governor
+ * after the other: run_group()).  The workload is fixed (open loop): the
  * non-tick wakeups happen at their recorded times whatever a governor
  * does; what a governor changes -- tick wakeups while the tick is kept,
  * poll time limits -- is simulated.  See doc/replay.md.

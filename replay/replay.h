@@ -4,10 +4,11 @@
  * recorded idle periods of one CPU and scores each of them.
  *
  * The core is streaming: replay_cpu_feed() takes one recorded
- * struct idle_period at a time, merges the governor-made wakeups the
- * kernel recorded (tick and poll-limit wakeups followed by a re-entry)
- * into the workload's real idle period, and simulates every governor's
- * idle loop over it.  No allocation per period; memory is fixed per CPU.
+ * struct idle_period at a time (replay_cpu_feed_batch() several), merges
+ * the governor-made wakeups the kernel recorded (tick and poll-limit
+ * wakeups followed by a re-entry) into the workload's real idle period,
+ * and simulates every governor's idle loop over it.  No allocation per
+ * period; memory is fixed per CPU.
  * doc/replay.md describes the model, doc/scoring.md every number.
  */
 #ifndef IDLELAB_REPLAY_H
