@@ -46,7 +46,7 @@ static void cut_init(struct replay_setup *s)
 		s->cut_orc[i] = (uint8_t)replay_oracle_state(s, at);
 		s->cut_bin[i] = (uint8_t)replay_state_bin(s, at);
 	}
-	/* cuts below 2^i: all of them are <= any duration of [2^i, 2^i+1) */
+	/* cuts below 2^i: all of them are <= any duration in [2^i, 2^(i+1)) */
 	for (i = 0; i < 64; i++) {
 		int k = 0;
 
