@@ -3,7 +3,8 @@
  * The replay engine's core: for one CPU, an event-driven simulation of
  * the kernel's idle loop (select -> tick stop/retain -> enter -> the
  * core's accounting -> reflect) over the workload's idle periods, for
- * every governor in lockstep.  The workload is fixed (open loop): the
+ * every governor (period by period, or in groups of periods one governor
+ * after the other: run_group()).  The workload is fixed (open loop): the
  * non-tick wakeups happen at their recorded times whatever a governor
  * does; what a governor changes -- tick wakeups while the tick is kept,
  * poll time limits -- is simulated.  See doc/replay.md.
@@ -13,10 +14,15 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuidle-core.h"
 #include "replay.h"
+
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has it */
+#define __always_inline		inline __attribute__((always_inline))
+#endif
 
 static const char *const vs_name[REPLAY_NVS] = {
 	"same", "too-deep", "too-shallow"
@@ -57,6 +63,14 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 					   s->gov[gi].spec);
 		}
 		rc->g[gi].attached = true;
+		/* as many rows as the table has intervals: a few KB */
+		rc->g[gi].tally = calloc((size_t)s->ncut + 1,
+					 sizeof(*rc->g[gi].tally));
+		if (!rc->g[gi].tally) {
+			replay_cpu_finish(rc);
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
+		}
 	}
 	if (replay_follow_init(rc, err)) {
 		replay_cpu_finish(rc);
@@ -137,43 +151,32 @@ static void explain_seg(struct replay_cpu *rc, int gi, const struct seg_in *in,
 		s->table.states[orc].name, vs_name[vs], replay_miss_name[miss]);
 }
 
-/* The period's own oracle choice and bin, computed once per period. */
+/* What every governor's simulation of a period reads, computed once. */
 struct period_ctx {
+	const struct idle_period *p;	/* its inputs (the first part's) */
+	unsigned int parts;		/* recorded parts (rc->part[]) */
 	s64	dur, tick0;
-	int	orc, bin;
-	bool	tick_exact, explain;
+	unsigned int cut, orc;
+	int	cause;			/* the workload's wake cause */
+	bool	sleep_exact, tick_exact, explain;
 };
 
-static void score_seg(struct replay_cpu *rc, struct replay_score *sc,
-		      const struct period_ctx *pc, const struct seg_in *in,
-		      int idx, s64 seg, int cause, enum idl_miss miss,
-		      int *orc_out, int *vs_out)
+/*
+ * One select's score: the tally (replay.h) and the residency.  The
+ * interval of the time left is the period's own at the first select.
+ * Returns the oracle's state.
+ */
+static unsigned int score_seg(const struct replay_setup *s,
+			      struct replay_gov_cpu *g,
+			      const struct period_ctx *pc, s64 remain,
+			      unsigned int idx, s64 seg, unsigned int tcause,
+			      unsigned int miss)
 {
-	const struct replay_setup *s = rc->setup;
-	s64 lat = s->table.states[idx].exit_latency_ns;
-	int orc = in->remain == pc->dur ? pc->orc :
-		  replay_oracle_state(s, in->remain);
-	s64 olat = s->table.states[orc].exit_latency_ns;
-	int vs = idx == orc ? REPLAY_SAME :
-		 idx > orc ? REPLAY_DEEP : REPLAY_SHALLOW;
+	unsigned int j = remain == pc->dur ? pc->cut : replay_cut(s, remain);
 
-	sc->selects++;
-	sc->entries[idx]++;
-	sc->residency_ns[idx] += (u64)seg;
-	if (miss == IDL_MISS_ABOVE)
-		sc->above[idx]++;
-	else if (miss == IDL_MISS_BELOW)
-		sc->below[idx]++;
-	sc->seg_hist[seg == pc->dur ? pc->bin : replay_state_bin(s, seg)]++;
-	sc->vs[vs][idx]++;
-	sc->vs_cause[vs][cause]++;
-	sc->wake[cause][idx]++;
-	if (lat > olat)
-		sc->excess_lat_ns += (u64)(lat - olat);
-	if (lat > s->latency_req)
-		sc->lat_violations++;
-	*orc_out = orc;
-	*vs_out = vs;
+	g->tally[j][tcause][miss][idx]++;
+	g->sc.residency_ns[idx] += (u64)seg;
+	return s->cut_orc[j];
 }
 
 static s64 sdiff(s64 a, s64 b)
@@ -214,38 +217,56 @@ static int aligned_part(const struct replay_cpu *rc, s64 e, int why,
 	return -1;
 }
 
-static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
-		    const struct period_ctx *pc)
+/*
+ * One governor over one period.  Inlined in both its callers, like
+ * period_begin(): as calls, their prologues and the reloads of what the
+ * caller's loop keeps in registers cost as much as the scoring.
+ * @simple: a constant, true for a period of one part and no explain
+ * lines (run_group()), so that their code is left out there.
+ */
+static __always_inline void run_gov(struct replay_cpu *rc, int gi,
+				    const struct period_ctx *pc, bool simple)
 {
+	const struct idle_period *p = pc->p;
 	const struct replay_setup *s = rc->setup;
 	const struct idl_governor_ops *ops = s->gov[gi].ops;
 	struct cpuidle_driver *drv = &rc->drv;
-	struct cpuidle_device *dev = &rc->g[gi].dev;
-	struct replay_score *sc = &rc->g[gi].sc;
+	struct replay_gov_cpu *g = &rc->g[gi];
+	struct cpuidle_device *dev = &g->dev;
+	struct replay_score *sc = &g->sc;
 	struct idl_env *env = &rc->env;
-	int pcause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	int pcause = pc->cause;
 	s64 elapsed = 0, next_tick = pc->tick0, t = s->tick_nsec, dur = pc->dur;
-	bool explain = pc->explain;
+	bool explain = !simple && pc->explain;
 	bool stopped;
 	unsigned int nsel, kpart = 0;
 	int why = BY_START;
 
 	/* the idle loop went on without running a task (the kernel's tick
 	 * was stopped at this entry): the tick is as this governor left it */
-	stopped = (p->flags & IP_TICK_STOPPED) && rc->g[gi].stopped;
+	stopped = (p->flags & IP_TICK_STOPPED) && g->stopped;
 	for (nsel = 0;; nsel++) {
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
 		enum idl_miss miss;
 		s64 seg;
-		int idx, cause, orc, vs, k;
+		int idx, cause, vs, k;
+		unsigned int orc;
 
 		in.remain = dur - elapsed;
 		/* one recorded part (nothing merged): it is the first select's */
-		k = rc->parts > 1 ? aligned_part(rc, elapsed, why, &kpart) :
+		k = !simple && pc->parts > 1 ?
+		    aligned_part(rc, elapsed, why, &kpart) :
 		    nsel ? -1 : 0;
-		in.sleep = k > 0 ? part_sleep(&rc->part[k], elapsed) :
-			   sleep_at(p, elapsed);
+		if (k > 0) {
+			in.sleep = part_sleep(&rc->part[k], elapsed);
+			/* its exactness instead of the period's (bit 0) */
+			sc->sleep_exact += (rc->part[k].flags &
+					    IP_SLEEP_EXACT) -
+					   (u64)pc->sleep_exact;
+		} else {
+			in.sleep = sleep_at(p, elapsed);
+		}
 		while (next_tick <= elapsed)
 			next_tick += t;
 		in.dtick = stopped ? in.sleep : next_tick - elapsed;
@@ -303,31 +324,39 @@ static void run_gov(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		env->now_ns = p->entry_ns + (u64)(elapsed + seg);
 		if (ops->reflect)
 			ops->reflect(dev, idx);
-		dev->explain = NULL;
-
-		if ((k > 0 ? rc->part[k].flags : p->flags) & IP_SLEEP_EXACT)
-			sc->sleep_exact++;
-		if (pc->tick_exact)
-			sc->tick_exact++;
-		score_seg(rc, sc, pc, &in, idx, seg, cause, miss, &orc, &vs);
-		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
 		if (__builtin_expect(explain, 0))
-			explain_seg(rc, gi, &in, idx, stop, seg, cause, orc,
-				    vs, miss);
+			dev->explain = NULL;
+
+		orc = score_seg(s, g, pc, in.remain, (unsigned int)idx, seg,
+				by_tick ? REPLAY_TALLY_TICK : (unsigned int)cause,
+				miss);
+		why = by_tick ? BY_TICK : by_poll ? BY_POLL : BY_WORKLOAD;
+		if (__builtin_expect(explain, 0)) {
+			vs = idx == (int)orc ? REPLAY_SAME :
+			     idx > (int)orc ? REPLAY_DEEP : REPLAY_SHALLOW;
+			explain_seg(rc, gi, &in, idx, stop, seg, cause,
+				    (int)orc, vs, miss);
+		}
 		elapsed += seg;
+		if (!by_tick && !by_poll)
+			break;
+		/* cut short: not the bin of the time left (the tally's) */
+		sc->seg_hist[s->cut_bin[replay_cut(s, seg)]]++;
+		/* another select in this period: its exactness (the first
+		 * selects' are the workload's, added at the end) */
+		sc->sleep_exact += pc->sleep_exact;
+		sc->tick_exact += pc->tick_exact;
 		if (by_tick) {
 			sc->tick_wakeups++;
 			next_tick += t;
-		} else if (by_poll) {
-			sc->poll_limits++;
 		} else {
-			break;
+			sc->poll_limits++;
 		}
 	}
-	rc->g[gi].stopped = stopped;
+	g->stopped = stopped;
 }
 
-static bool in_window(const struct replay_cpu *rc)
+static bool in_window(const struct replay_cpu *rc, const struct idle_period *p)
 {
 	const struct replay_explain *ex = rc->ex;
 	u64 at;
@@ -336,15 +365,14 @@ static bool in_window(const struct replay_cpu *rc)
 		return false;
 	if (!ex->by_time)
 		return rc->index >= ex->from && rc->index <= ex->to;
-	at = rc->cur.entry_ns - ex->base_ns;
-	return rc->cur.entry_ns >= ex->base_ns && at >= ex->from &&
+	at = p->entry_ns - ex->base_ns;
+	return p->entry_ns >= ex->base_ns && at >= ex->from &&
 	       at <= ex->to;
 }
 
-static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
+static void explain_period(struct replay_cpu *rc, const struct idle_period *p,
+			   s64 dur, s64 tick0)
 {
-	const struct idle_period *p = &rc->cur;
-	const struct replay_part *f = &rc->part[0];
 	const struct replay_setup *s = rc->setup;
 	FILE *out = rc->ex->out;
 	unsigned int k;
@@ -360,11 +388,12 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 		(long long)tick0,
 		s->own_hz && (p->flags & IP_TICK_EXACT) ? " (exact)" : " (est)",
 		rc->parts);
-	if (f->state >= 0 && s->own_table && f->state < s->table.count)
-		fprintf(out, " state %d %s%s", f->state,
-			s->table.states[f->state].name,
-			f->flags & IP_MISS_ABOVE ? " above" :
-			f->flags & IP_MISS_BELOW ? " below" : "");
+	/* (the first part's state and flags are the period's) */
+	if (p->state >= 0 && s->own_table && p->state < s->table.count)
+		fprintf(out, " state %d %s%s", p->state,
+			s->table.states[p->state].name,
+			p->flags & IP_MISS_ABOVE ? " above" :
+			p->flags & IP_MISS_BELOW ? " below" : "");
 	for (k = 1; k < rc->parts; k++)
 		fprintf(out, "; part %u at +%lld state %d sleep %lld", k,
 			(long long)rc->part[k].off, rc->part[k].state,
@@ -372,49 +401,67 @@ static void explain_period(struct replay_cpu *rc, s64 dur, s64 tick0)
 	fputc('\n', out);
 }
 
-static void process(struct replay_cpu *rc)
+/* Known states and miss flags of the kernel's recorded entries. */
+static void count_recorded(struct replay_workload *wl, int state, u8 flags)
+{
+	if (state < 0)
+		return;
+	wl->known_state++;
+	if (flags & IP_MISS_ABOVE)
+		wl->kernel_above++;
+	if (flags & IP_MISS_BELOW)
+		wl->kernel_below++;
+}
+
+/*
+ * The governor-independent part of a workload period @p made of @parts
+ * recorded parts (rc->part[]; the first part's state and flags are
+ * @p's own): its context for the governors, the workload's counters.
+ * @explain: --explain is on for this CPU (rc->ex).
+ */
+static __always_inline void period_begin(struct replay_cpu *rc,
+					 const struct idle_period *p,
+					 unsigned int parts, bool explain,
+					 struct period_ctx *pc)
 {
 	const struct replay_setup *s = rc->setup;
-	const struct idle_period *p = &rc->cur;
 	struct replay_workload *wl = &rc->wl;
-	struct period_ctx pc;
 	unsigned int k;
-	int gi, cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 
-	idl_env_set_current(&rc->env);
-	pc.dur = (s64)(p->exit_ns - p->entry_ns);
-	pc.tick0 = first_tick(s, p, &pc.tick_exact);
-	pc.orc = replay_oracle_state(s, pc.dur);
-	pc.bin = replay_state_bin(s, pc.dur);
-	pc.explain = in_window(rc);
-	wl->merged++;
-	wl->idle_ns += (u64)pc.dur;
-	wl->cause[cause]++;
-	wl->hist[pc.bin]++;
-	if (p->flags & IP_SLEEP_EXACT)
-		wl->sleep_exact++;
-	if (pc.tick_exact)
-		wl->tick_exact++;
-	wl->oracle_entries[pc.orc]++;
-	wl->oracle_res[pc.orc] += (u64)pc.dur;
-	wl->oracle_lat_ns += (u64)s->table.states[pc.orc].exit_latency_ns;
-	for (k = 0; k < rc->parts; k++) {
-		if (rc->part[k].state < 0)
-			continue;
-		wl->known_state++;
-		if (rc->part[k].flags & IP_MISS_ABOVE)
-			wl->kernel_above++;
-		if (rc->part[k].flags & IP_MISS_BELOW)
-			wl->kernel_below++;
-	}
-	if (__builtin_expect(pc.explain, 0))
-		explain_period(rc, pc.dur, pc.tick0);
-	for (gi = 0; gi < s->ngov; gi++)
-		if (!s->skip[gi])
-			run_gov(rc, gi, p, &pc);
+	pc->p = p;
+	pc->parts = parts;
+	pc->cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
+	pc->dur = (s64)(p->exit_ns - p->entry_ns);
+	pc->tick0 = first_tick(s, p, &pc->tick_exact);
+	pc->cut = replay_cut(s, pc->dur);
+	pc->orc = s->cut_orc[pc->cut];
+	pc->explain = explain && in_window(rc, p);
+	/* (IP_SLEEP_EXACT is bit 0) */
+	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
+	rc->wtally[pc->cut][pc->cause][pc->sleep_exact][pc->tick_exact]++;
+	wl->oracle_res[pc->orc] += (u64)pc->dur;
+	count_recorded(wl, p->state, p->flags);
+	for (k = 1; k < parts; k++)
+		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
+	if (__builtin_expect(pc->explain, 0))
+		explain_period(rc, p, pc->dur, pc->tick0);
 	rc->prev_exit = p->exit_ns;
 	rc->index++;
 	rc->have = false;
+}
+
+/* Simulate every governor over the workload period @p (rc->parts). */
+static void process(struct replay_cpu *rc, const struct idle_period *p)
+{
+	const struct replay_setup *s = rc->setup;
+	struct period_ctx pc;
+	int gi;
+
+	idl_env_set_current(&rc->env);
+	period_begin(rc, p, rc->parts, rc->ex != NULL, &pc);
+	for (gi = 0; gi < s->ngov; gi++)
+		if (!s->skip[gi])
+			run_gov(rc, gi, &pc, false);
 }
 
 static void add_part(struct replay_cpu *rc, const struct idle_period *p)
@@ -463,7 +510,7 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 			rc->last_flags = p->flags;
 			return;
 		}
-		process(rc);
+		process(rc, &rc->cur);
 	}
 	if (p->entry_ns < rc->prev_exit) {	/* overlaps the last one */
 		rc->wl.bad++;
@@ -477,12 +524,92 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 	rc->have = true;
 }
 
+/* A recorded period that a later one may be merged into (mergeable()). */
+static bool merge_target(u8 cause, u8 flags)
+{
+	return cause == WAKE_TICK || (flags & IP_POLL_LIMIT);
+}
+
+/*
+ * Periods simulated governor by governor rather than period by period:
+ * each governor's code and data stay in the caches over a group.  The
+ * governors are independent (each its own device, state and scores;
+ * the driver is read only), so each sees the same calls in the same
+ * order either way.
+ */
+#define REPLAY_GROUP		64
+
+static void run_group(struct replay_cpu *rc, const struct period_ctx *pc,
+		      int n)
+{
+	const struct replay_setup *s = rc->setup;
+	int gi, i;
+
+	for (gi = 0; gi < s->ngov; gi++)
+		if (!s->skip[gi])
+			for (i = 0; i < n; i++)
+				run_gov(rc, gi, &pc[i], true);
+}
+
+/*
+ * replay_cpu_feed() holds each period back until the next one says
+ * whether it merges.  One that nothing can merge into is simulated
+ * here without the wait, in place in @p, without the copy and the
+ * recorded part, in groups (above).  The order of the periods is
+ * unchanged.  The agreement feed must see each recorded entry before
+ * the previous period is simulated, so with it every period goes
+ * through replay_cpu_feed(); so do they all with --explain, whose lines
+ * follow the periods.
+ */
+void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
+			   int n)
+{
+	struct period_ctx grp[REPLAY_GROUP];
+	bool follow = rc->setup->nfollow;
+	int i, ng = 0;
+
+	if (follow || rc->ex) {
+		for (i = 0; i < n; i++)
+			replay_cpu_feed(rc, &p[i]);
+		return;
+	}
+	idl_env_set_current(&rc->env);
+	for (i = 0; i < n; i++) {
+		const struct idle_period *q = &p[i];
+
+		if (rc->have || merge_target(q->wake_cause, q->flags)) {
+			run_group(rc, grp, ng);
+			ng = 0;
+			replay_cpu_feed(rc, q);
+			if (rc->have &&
+			    !merge_target(rc->last_cause, rc->last_flags))
+				process(rc, &rc->cur);
+			continue;
+		}
+		rc->wl.recorded++;
+		if (q->exit_ns < q->entry_ns ||
+		    q->exit_ns - q->entry_ns > REPLAY_MAX_PERIOD_NS ||
+		    q->entry_ns < rc->prev_exit) {
+			rc->wl.bad++;
+			continue;
+		}
+		period_begin(rc, q, 1, false, &grp[ng]);
+		if (++ng == REPLAY_GROUP) {
+			run_group(rc, grp, ng);
+			ng = 0;
+		}
+	}
+	run_group(rc, grp, ng);
+}
+
 void replay_cpu_finish(struct replay_cpu *rc)
 {
 	int gi;
 
 	if (rc->have)
-		process(rc);
+		process(rc, &rc->cur);
+	replay_workload_tally(&rc->wl, rc->setup, rc->wtally);
+	memset(rc->wtally, 0, sizeof(rc->wtally));
 	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {
@@ -490,6 +617,16 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 		if (!rc->g[gi].attached)
 			continue;
+		if (rc->g[gi].tally) {
+			replay_score_tally(&rc->g[gi].sc, rc->setup,
+					   rc->g[gi].tally);
+			/* the first select of every period has the
+			 * period's inputs */
+			rc->g[gi].sc.sleep_exact += rc->wl.sleep_exact;
+			rc->g[gi].sc.tick_exact += rc->wl.tick_exact;
+			free(rc->g[gi].tally);
+			rc->g[gi].tally = NULL;
+		}
 		if (ops->stats)
 			ops->stats(&rc->drv, &rc->g[gi].dev, replay_stats_emit,
 				   &rc->g[gi].sc.internals);

@@ -4,10 +4,11 @@
  * recorded idle periods of one CPU and scores each of them.
  *
  * The core is streaming: replay_cpu_feed() takes one recorded
- * struct idle_period at a time, merges the governor-made wakeups the
- * kernel recorded (tick and poll-limit wakeups followed by a re-entry)
- * into the workload's real idle period, and simulates every governor's
- * idle loop over it.  No allocation per period; memory is fixed per CPU.
+ * struct idle_period at a time (replay_cpu_feed_batch() several), merges
+ * the governor-made wakeups the kernel recorded (tick and poll-limit
+ * wakeups followed by a re-entry) into the workload's real idle period,
+ * and simulates every governor's idle loop over it.  No allocation per
+ * period; memory is fixed per CPU.
  * doc/replay.md describes the model, doc/scoring.md every number.
  */
 #ifndef IDLELAB_REPLAY_H
@@ -41,6 +42,11 @@ extern const char *const replay_miss_name[3];
 #define REPLAY_MAX_PERIOD_NS	(1000ULL * 1000000000ULL)
 /* recorded parts of one workload period kept for agreement/inputs */
 #define REPLAY_MAX_PARTS	32
+/*
+ * Intervals between the residencies the oracle's rule and the state bins
+ * compare a duration with (replay_cut()): at most CSTATE_MAX - 1 each.
+ */
+#define REPLAY_NCUT		(2 * CSTATE_MAX - 1)
 
 /* classification of a choice against the oracle's */
 enum replay_vs {
@@ -77,6 +83,14 @@ struct replay_setup {
 	int		ok[CSTATE_MAX];	/* their indices, shallow to deep */
 	s64		ok_res[CSTATE_MAX];	/* ... their target residencies */
 	s64		bin_res[CSTATE_MAX];	/* target residency of state i */
+	/* the same two rules by table: the distinct target residencies in
+	 * ascending order, and the oracle's state and the bin of the
+	 * durations from each one to the next (replay_cut()) */
+	int		ncut;
+	s64		cut[REPLAY_NCUT - 1];
+	uint8_t		cut_orc[REPLAY_NCUT];
+	uint8_t		cut_bin[REPLAY_NCUT];
+	uint8_t		cut_first[64];	/* first cut >= 2^b */
 };
 
 /*
@@ -144,6 +158,12 @@ struct replay_workload {
 	u64	kernel_above, kernel_below;	/* recorded miss flags */
 };
 
+/* The same for the workload: a count of periods per (interval of the
+ * duration, wake cause, exact sleep length, exact delta_tick), for
+ * merged, cause, hist, oracle_entries, oracle_lat_ns, sleep_exact and
+ * tick_exact (idle_ns is the sum of oracle_res). */
+typedef u64 replay_wtally_t[REPLAY_NCUT][WAKE_CAUSE_COUNT][2][2];
+
 /* Explain window for one CPU. */
 struct replay_explain {
 	int	cpu;			/* -1: off */
@@ -154,9 +174,27 @@ struct replay_explain {
 	struct idl_explain gov;		/* the governors' own lines */
 };
 
+/* a tally's wake causes: REPLAY_NCAUSE's, and a tick wakeup that cut a
+ * select's segment short of the period's end */
+#define REPLAY_TALLY_TICK	REPLAY_NCAUSE
+#define REPLAY_TALLY_NCAUSE	(REPLAY_NCAUSE + 1)
+
+/*
+ * A count of selects per (interval of the time left until the period's
+ * end, wake cause, kernel-rule miss class, chosen state): one increment
+ * per select instead of one per counter.  The oracle's state is the
+ * interval's, and so is the duration bin of a segment that lasts until
+ * the period's end.  The counters of struct replay_score that depend
+ * only on these (selects, entries, above, below, seg_hist, vs, vs_cause,
+ * wake, excess latency, latency violations) are summed from it when the
+ * CPU is done; seg_hist counts the segments cut short as they happen.
+ */
+typedef u64 replay_tally_row_t[REPLAY_TALLY_NCAUSE][3][CSTATE_MAX];
+
 struct replay_gov_cpu {
 	struct cpuidle_device	dev;
 	struct replay_score	sc;
+	replay_tally_row_t	*tally;		/* setup->ncut + 1 rows */
 	bool			attached;
 	bool			stopped;	/* tick stopped at the last exit */
 	/* the kernel-driven copy (setup->follows[]) */
@@ -197,6 +235,7 @@ struct replay_cpu {
 	u32			parts;		/* recorded parts merged */
 	u64			prev_exit;	/* end of the last workload period */
 	struct replay_workload	wl;
+	replay_wtally_t		wtally;
 	struct replay_explain	*ex;
 	u64			index;		/* workload period number */
 	/* the kernel-driven copies see each recorded entry one entry late
@@ -236,10 +275,31 @@ static inline int replay_state_bin(const struct replay_setup *s, s64 ns)
 	return bin;
 }
 
+/*
+ * The interval of cut[] that holds @ns: the index into cut_orc[] and
+ * cut_bin[], the number of cuts <= @ns.  Both rules above change only
+ * where a duration crosses one of the residencies they compare with, so
+ * between two cuts they are constant.  The search starts at the first
+ * cut of @ns's power of two: residencies are mostly in different ones.
+ */
+static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
+{
+	unsigned int j = 0;
+
+	if (__builtin_expect(ns > 0, 1))
+		j = s->cut_first[63 - __builtin_clzll((u64)ns)];
+	while (j < (unsigned int)s->ncut && s->cut[j] <= ns)
+		j++;
+	return j;
+}
+
 /* engine.c */
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err);
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p);
+/* the same as replay_cpu_feed() on each of @n periods in turn */
+void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
+			   int n);
 void replay_cpu_finish(struct replay_cpu *rc);	/* flush + detach */
 
 /* follow.c: agreement with the kernel */
@@ -252,6 +312,12 @@ void replay_disagree_close(struct replay_disagree *d);
 
 /* score.c */
 void replay_score_add(struct replay_score *to, const struct replay_score *s);
+/* Add the counters derived from the tallies to @sc and @wl (engine.c). */
+void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
+			const replay_tally_row_t *t);
+void replay_workload_tally(struct replay_workload *wl,
+			   const struct replay_setup *s,
+			   const replay_wtally_t t);
 void replay_workload_add(struct replay_workload *to,
 			 const struct replay_workload *w);
 /* ops->stats of a CPU's governor into @ctx, a struct replay_stats */

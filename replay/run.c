@@ -260,42 +260,51 @@ static void synth_period(u64 *x, u64 *now, s64 tick, unsigned int cpu,
 	*now = p->exit_ns + 2000;
 }
 
+/* Periods handed to the engine at a time: one decoded batch on the stack. */
+#define RUN_BATCH		256
+
+/* @n more periods done: the plugin's counter and the progress line's. */
+static void count_done(struct work *w, u64 *done, int n)
+{
+	if (w->run->progress)
+		__atomic_add_fetch(w->run->progress, (u64)n, __ATOMIC_RELAXED);
+	if ((*done + (u64)n) / PROGRESS_STEP != *done / PROGRESS_STEP)
+		__atomic_add_fetch(&w->done_periods,
+				   ((*done + (u64)n) / PROGRESS_STEP -
+				    *done / PROGRESS_STEP) * PROGRESS_STEP,
+				   __ATOMIC_RELAXED);
+	*done += (u64)n;
+}
+
 static int run_source(struct work *w, struct replay_trace *tr,
 		      struct replay_cpu *rc, unsigned int cpu,
 		      struct idl_err *err)
 {
 	struct trace_reader *r;
-	struct idle_period p;
+	struct idle_period p[RUN_BATCH];
 	u64 n = 0;
-	int ret;
+	int ret, k;
 
 	if (w->o->synth_periods) {
 		u64 x = 0x9E3779B97F4A7C15ULL * (cpu + 1), now = 1000000;
 
-		for (n = 0; n < w->o->synth_periods; n++) {
-			synth_period(&x, &now, tr->setup.tick_nsec, cpu, &p);
-			replay_cpu_feed(rc, &p);
-			if (w->run->progress)
-				__atomic_add_fetch(w->run->progress, 1,
-						   __ATOMIC_RELAXED);
-			if (!((n + 1) % PROGRESS_STEP))
-				__atomic_add_fetch(&w->done_periods,
-						   PROGRESS_STEP,
-						   __ATOMIC_RELAXED);
+		while (n < w->o->synth_periods) {
+			for (k = 0; k < RUN_BATCH &&
+			     n + (u64)k < w->o->synth_periods; k++)
+				synth_period(&x, &now, tr->setup.tick_nsec,
+					     cpu, &p[k]);
+			replay_cpu_feed_batch(rc, p, k);
+			count_done(w, &n, k);
 		}
 		return 0;
 	}
 	r = trace_reader_open(tr->path, err);
 	if (!r)
 		return -1;
-	while ((ret = trace_reader_next(r, (int)cpu, &p, err)) == 1) {
-		replay_cpu_feed(rc, &p);
-		if (w->run->progress)
-			__atomic_add_fetch(w->run->progress, 1,
-					   __ATOMIC_RELAXED);
-		if (!(++n % PROGRESS_STEP))
-			__atomic_add_fetch(&w->done_periods, PROGRESS_STEP,
-					   __ATOMIC_RELAXED);
+	while ((ret = trace_reader_batch(r, (int)cpu, p, RUN_BATCH,
+					 err)) > 0) {
+		replay_cpu_feed_batch(rc, p, ret);
+		count_done(w, &n, ret);
 	}
 	/*
 	 * Each CPU's reader checks only its own blocks (and sees truncation):

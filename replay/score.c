@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpuidle-core.h"
 #include "replay.h"
 
 #define ADD(f)	(to->f += s->f)
@@ -100,6 +101,78 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(miss_n);
 	ADDV(miss);
 	stats_add(&to->internals, &s->internals);
+}
+
+/* The tally's counts of one (interval @j, chosen state @i) pair. */
+static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
+		       const replay_tally_row_t *t, int j, int i)
+{
+	int o = s->cut_orc[j], m, tc;
+	s64 lat = s->table.states[i].exit_latency_ns;
+	s64 olat = s->table.states[o].exit_latency_ns;
+	int vs = i == o ? REPLAY_SAME : i > o ? REPLAY_DEEP : REPLAY_SHALLOW;
+
+	for (m = 0; m < 3; m++)
+		for (tc = 0; tc < REPLAY_TALLY_NCAUSE; tc++) {
+			u64 k = t[j][tc][m][i];
+			int c = tc == REPLAY_TALLY_TICK ? WAKE_TICK : tc;
+
+			if (!k)
+				continue;
+			sc->selects += k;
+			sc->entries[i] += k;
+			if (m == IDL_MISS_ABOVE)
+				sc->above[i] += k;
+			else if (m == IDL_MISS_BELOW)
+				sc->below[i] += k;
+			/* a segment until the period's end: its bin is the
+			 * interval's (the others were counted as they ended) */
+			if (tc != REPLAY_TALLY_TICK && tc != REPLAY_CAUSE_POLL)
+				sc->seg_hist[s->cut_bin[j]] += k;
+			sc->vs[vs][i] += k;
+			sc->vs_cause[vs][c] += k;
+			sc->wake[c][i] += k;
+			if (lat > olat)
+				sc->excess_lat_ns += k * (u64)(lat - olat);
+			if (lat > s->latency_req)
+				sc->lat_violations += k;
+		}
+}
+
+/* Integer sums: the same counters as one increment per select gave. */
+void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
+			const replay_tally_row_t *t)
+{
+	int j, i;
+
+	for (j = 0; j <= s->ncut; j++)
+		for (i = 0; i < s->table.count; i++)
+			tally_pair(sc, s, t, j, i);
+}
+
+void replay_workload_tally(struct replay_workload *wl,
+			   const struct replay_setup *s,
+			   const replay_wtally_t t)
+{
+	int j, c, i, x;
+
+	for (j = 0; j <= s->ncut; j++)
+		for (c = 0; c < WAKE_CAUSE_COUNT; c++)
+			for (x = 0; x < 4; x++) {
+				u64 k = t[j][c][x >> 1][x & 1];
+				int o = s->cut_orc[j];
+
+				wl->sleep_exact += x >> 1 ? k : 0;
+				wl->tick_exact += x & 1 ? k : 0;
+				wl->merged += k;
+				wl->cause[c] += k;
+				wl->hist[s->cut_bin[j]] += k;
+				wl->oracle_entries[o] += k;
+				wl->oracle_lat_ns += k *
+					(u64)s->table.states[o].exit_latency_ns;
+			}
+	for (i = 0; i < s->table.count; i++)
+		wl->idle_ns += wl->oracle_res[i];
 }
 
 void replay_workload_add(struct replay_workload *to,

@@ -10,6 +10,53 @@
 
 #include "replay.h"
 
+/* Add @v to the ascending cut[] unless it is there. */
+static void add_cut(struct replay_setup *s, s64 v)
+{
+	int k, j;
+
+	for (k = 0; k < s->ncut && s->cut[k] < v; k++)
+		;
+	if (k < s->ncut && s->cut[k] == v)
+		return;
+	for (j = s->ncut; j > k; j--)
+		s->cut[j] = s->cut[j - 1];
+	s->cut[k] = v;
+	s->ncut++;
+}
+
+/*
+ * replay_cut()'s tables: the residencies the two rules compare with,
+ * and each rule run once per interval between them, at its lowest
+ * duration (below the first cut: one less than it).
+ */
+static void cut_init(struct replay_setup *s)
+{
+	int i;
+
+	s->ncut = 0;
+	for (i = 1; i < s->table.count; i++)
+		add_cut(s, s->bin_res[i]);
+	for (i = 1; i < s->nok; i++)
+		add_cut(s, s->ok_res[i]);
+	for (i = 0; i <= s->ncut; i++) {
+		s64 at = !i ? (s->ncut && s->cut[0] > INT64_MIN ?
+			       s->cut[0] - 1 : 0) : s->cut[i - 1];
+
+		s->cut_orc[i] = (uint8_t)replay_oracle_state(s, at);
+		s->cut_bin[i] = (uint8_t)replay_state_bin(s, at);
+	}
+	/* cuts below 2^i: all of them are <= any duration in [2^i, 2^(i+1)) */
+	for (i = 0; i < 64; i++) {
+		int k = 0;
+
+		while (k < s->ncut &&
+		       (s->cut[k] < 0 || (u64)s->cut[k] < 1ULL << i))
+			k++;
+		s->cut_first[i] = (uint8_t)k;
+	}
+}
+
 int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 		      struct idl_err *err)
 {
@@ -50,6 +97,7 @@ int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 		s->ok_res[i] = s->table.states[s->ok[i]].target_residency_ns;
 	for (i = 0; i < t->count; i++)
 		s->bin_res[i] = s->table.states[i].target_residency_ns;
+	cut_init(s);
 	return 0;
 }
 

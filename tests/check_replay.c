@@ -178,6 +178,58 @@ static struct idle_period period(u64 entry, s64 dur, s64 sleep, s64 dtick,
  *    One period: P(C8) * 1e6 + E(C8) active-ns; total in active-ms
  *    = 10 * that / 1e6.
  */
+/*
+ * The engine looks the oracle's state and the duration bin up by
+ * interval (replay_cut()): the same as the two rules on every built-in
+ * table, with states disabled and latency limits, at every residency,
+ * next to it and at durations spread over all the powers of two.
+ */
+START_TEST(test_cut_table)
+{
+	const struct cstate_table *const *b = cstate_builtin_list();
+	static const s64 lat[] = { 2000000000000LL, 0, 50 * US, 3 * US };
+	struct replay_setup s;
+	struct idl_err err;
+	u64 x = 88172645463325252ULL, bad = 0;
+	int t, l, d, i, k;
+
+	for (t = 0; b[t]; t++)
+		for (l = 0; l < 4; l++)
+			for (d = 0; d < 3; d++) {
+				memset(&s, 0, sizeof(s));
+				s.latency_req = lat[l];
+				/* none, state 1, every other state */
+				s.disabled = !d ? 0 : d == 1 ? 2 :
+					0x2aaULL & ((1ULL << b[t]->count) - 1);
+				ck_assert_int_eq(replay_setup_init(&s, b[t],
+								   &err), 0);
+				for (i = 0; i < 2200; i++) {
+					s64 ns;
+
+					if (i < 3 * CSTATE_MAX) {
+						k = i / 3;
+						ns = s.bin_res[k % s.table.count] +
+						     i % 3 - 1;
+					} else if (i < 3 * CSTATE_MAX + 8) {
+						ns = i % 2 ? -1 : 0;
+					} else {
+						x ^= x << 13;
+						x ^= x >> 7;
+						x ^= x << 17;
+						ns = (s64)(x >> (x % 64)) >> 1;
+					}
+					k = (int)replay_cut(&s, ns);
+					bad += s.cut_orc[k] !=
+					       replay_oracle_state(&s, ns);
+					bad += s.cut_bin[k] !=
+					       replay_state_bin(&s, ns);
+				}
+			}
+	ck_assert_int_gt(t, 10);
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 START_TEST(test_oracle_1ms)
 {
 	struct replay_setup s;
@@ -1020,6 +1072,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_latency_percentiles);
 	tcase_add_test(tc, test_internals_teo);
 	tcase_add_test(tc, test_internals_menu);
+	tcase_add_test(tc, test_cut_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

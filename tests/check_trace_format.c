@@ -640,6 +640,44 @@ START_TEST(test_filter_skips_blocks)
 }
 END_TEST
 
+/* Batches give the records one at a time gives, whatever their size. */
+START_TEST(test_batch)
+{
+	static const int sizes[] = { 1, 7, 256 };
+	struct trace_reader *r;
+	struct idle_period p, b[256];
+	struct idl_err err;
+	int cpu, k, i, n, got;
+
+	write_trace(path, SMALL_CPUS, SMALL_N, SMALL_BLK);
+	r = trace_reader_open(path, &err);
+	ck_assert_ptr_nonnull(r);
+	for (cpu = -1; cpu < SMALL_CPUS; cpu++)
+		for (k = 0; k < 3; k++) {
+			struct trace_reader *one = trace_reader_open(path, &err);
+
+			ck_assert_ptr_nonnull(one);
+			ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+			n = 0;
+			while ((got = trace_reader_batch(r, cpu, b, sizes[k],
+							 &err)) > 0) {
+				ck_assert_int_le(got, sizes[k]);
+				for (i = 0; i < got; i++, n++) {
+					ck_assert_int_eq(trace_reader_next(one,
+						cpu, &p, &err), 1);
+					p_eq(&b[i], &p);
+				}
+			}
+			ck_assert_int_eq(got, 0);
+			ck_assert_int_eq(trace_reader_next(one, cpu, &p, &err), 0);
+			ck_assert_int_eq(n, cpu < 0 ? SMALL_CPUS * SMALL_N :
+					 SMALL_N);
+			trace_reader_close(one);
+		}
+	trace_reader_close(r);
+}
+END_TEST
+
 /* Full-width strings are cut to fit their C field; unknown tags skipped. */
 START_TEST(test_meta_edges)
 {
@@ -768,6 +806,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bit_flips);
 	tcase_add_test(tc, test_header_errors);
 	tcase_add_test(tc, test_filter_skips_blocks);
+	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_meta_edges);
 	tcase_add_test(tc, test_big_streaming);
 	suite_add_tcase(s, tc);

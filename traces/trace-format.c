@@ -536,6 +536,10 @@ struct trace_reader {
 	bool		done;
 	/* per CPU: the last entry time read, to refuse time going back */
 	uint64_t	last_entry[TRACE_MAX_CPUS];
+	/* an error found by trace_reader_batch() after the periods it
+	 * returned: reported by the next call */
+	bool		err_pending;
+	struct idl_err	pend;
 	struct trace_damage dmg;
 	char		dmg_msg[400];
 	struct tf_counters ctr;
@@ -846,9 +850,65 @@ int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 	}
 }
 
+/*
+ * The same records as trace_reader_next(), up to @max at a time from the
+ * current block: the caller's loop over them is not interrupted by a call
+ * per record.  A record that fails rec_check() ends the batch before it;
+ * its error is returned by the next call, so that the records before it
+ * are seen first, as one at a time.
+ */
+int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
+		       int max, struct idl_err *err)
+{
+	int n = 0, ret;
+
+	if (r->err_pending) {
+		*err = r->pend;
+		return -1;
+	}
+	while (r->pos >= r->n || (cpu >= 0 && r->cur_cpu != (uint32_t)cpu)) {
+		r->pos = r->n = 0;
+		ret = r_next_block(r, cpu, err);
+		if (ret <= 0)
+			return ret;
+	}
+	while (n < max && r->pos < r->n) {
+		/* in locals: the stores to p[] could be to them for all the
+		 * compiler knows */
+		uint32_t pos = r->pos, end = r->n, c = r->cur_cpu;
+		uint64_t last = r->last_entry[c];
+		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
+
+		/* rec_check()'s tests first, without the call */
+		for (; n < max && pos < end; n++, pos++, b += TF_REC_SIZE) {
+			rec_decode(b, c, &p[n]);
+			if (p[n].exit_ns < p[n].entry_ns ||
+			    p[n].entry_ns < last)
+				break;
+			last = p[n].entry_ns;
+		}
+		r->pos = pos;
+		r->last_entry[c] = last;
+		if (n == max || pos == end)
+			break;
+		r->pos++;
+		if (rec_check(r, &p[n], &r->pend) < 0) {
+			if (!n) {
+				*err = r->pend;
+				return -1;
+			}
+			r->err_pending = true;
+			break;
+		}
+		n++;
+	}
+	return n;
+}
+
 int trace_reader_rewind(struct trace_reader *r, struct idl_err *err)
 {
 	(void)err;
+	r->err_pending = false;
 	r->off = r->header_size;
 	r->pos = r->n = 0;
 	r->blocks_seen = r->records_seen = 0;

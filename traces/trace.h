@@ -139,6 +139,10 @@ const struct trace_counter *trace_reader_counters(const struct trace_reader *r,
 						  size_t *n);
 int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 		      struct idl_err *err);
+/* Up to @max periods at once into @p, from one block: returns how many
+ * (at least 1), 0 at the end, -1 on error. */
+int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
+		       int max, struct idl_err *err);
 int trace_reader_rewind(struct trace_reader *r, struct idl_err *err);
 /* Non-NULL message when the file was damaged or truncated. */
 const char *trace_reader_damage(const struct trace_reader *r);
