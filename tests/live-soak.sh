@@ -94,8 +94,18 @@ as_found() {
 	[ -z "$(dead_instances)" ] || bad "$what: instance left: $(dead_instances)"
 	[ -z "$(pgrep -f -- "-o $T/o")" ] ||
 		bad "$what: processes left: $(pgrep -af -- "-o $T/o")"
-	[ -z "$tool" ] || [ -z "$(pgrep -x "${tool%%:*}")" ] ||
-		bad "$what: ${tool%%:*} left running"
+	[ -z "$(tools_left)" ] || bad "$what: ${tool%%:*} left running"
+}
+
+# processes of the external tool started by this test's sessions (other
+# tests may run a tool of that name meanwhile): they carry our marker
+tools_left() {
+	local p
+	[ -n "$tool" ] || return 0
+	for p in $(pgrep -x "${tool%%:*}"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx "IDLELAB_SOAK_MARK=$$" && echo "$p"
+	done
 }
 
 # the phase a kill hit, from what the session left behind
@@ -148,7 +158,8 @@ for ((k = 1; k <= KILLS; k++)); do
 	if ((k % 3 == 1)) && [ -n "$tool" ]; then
 		args[3]=$tool
 	fi
-	( exec "$IDLELAB" live "${args[@]}" ) >"$T/s.log" 2>&1 &
+	( IDLELAB_SOAK_MARK=$$ exec "$IDLELAB" live "${args[@]}" ) \
+		>"$T/s.log" 2>&1 &
 	BG=$!
 	# a kill at a random moment, or right when the session has just
 	# switched the governor, or right when it writes its results
