@@ -75,6 +75,12 @@ static int check_head(struct merge *m, const struct shard_file *sf,
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: no sweep id "
 				   "or cell count", sf->path);
 	if (!m->head) {
+		/* the cell table is sized by it: no forged count past that */
+		if (total > SWEEP_HARD_MAX_CELLS)
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %lld "
+					   "cells, more than a sweep can have "
+					   "(%d)", sf->path, (long long)total,
+					   SWEEP_HARD_MAX_CELLS);
 		m->head = h;
 		m->id = id;
 		m->total = (size_t)total;

@@ -7,7 +7,9 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -144,14 +146,9 @@ static void front(struct pareto_point *p, int n)
 static int load_cells(struct pareto *pa, json_t *cells, struct pool *pool,
 		      const char *path, struct idl_err *err)
 {
-	size_t total = (size_t)pa->nconf * (size_t)pa->ngroup, k;
+	size_t k;
 	json_t *c;
 
-	if (json_array_size(cells) != total)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %zu of %zu "
-				   "cells: a shard? (idlelab merge joins "
-				   "them)", path, json_array_size(cells),
-				   total);
 	json_array_foreach(cells, k, c) {
 		json_int_t i = json_integer_value(json_object_get(c, "index"));
 		struct pareto_point *p;
@@ -178,6 +175,22 @@ static int load_cells(struct pareto *pa, json_t *cells, struct pool *pool,
 		pa->all[conf].defaults = p->defaults;
 	}
 	return 0;
+}
+
+/* Cells of the grid @head describes, SIZE_MAX if more than INT_MAX. */
+static size_t grid_cells(json_t *head)
+{
+	static const char *const dim[] = { "configs", "traces", "tables" };
+	size_t n = 1, k;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		k = json_array_size(json_object_get(head, dim[i]));
+		if (k && n > INT_MAX / k)
+			return SIZE_MAX;
+		n *= k;
+	}
+	return n;
 }
 
 static int alloc_groups(struct pareto *pa, json_t *head)
@@ -211,6 +224,7 @@ int pareto_load(struct pareto *pa, const char *path,
 	json_error_t je;
 	json_t *root, *head;
 	struct pool *pool = NULL;
+	size_t total, ncells;
 	int g, c, ret = -1;
 
 	memset(pa, 0, sizeof(*pa));
@@ -226,6 +240,19 @@ int pareto_load(struct pareto *pa, const char *path,
 	if (!pa->id || !pa->nconf)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: not the "
 				   "results of idlelab sweep", path);
+	/*
+	 * The cells must all be there before anything is sized by the grid:
+	 * a few kB of forged lists would otherwise ask for terabytes.
+	 */
+	total = grid_cells(head);
+	if (total == SIZE_MAX)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: a grid of more "
+				   "than %d cells", path, INT_MAX);
+	ncells = json_array_size(json_object_get(root, "cells"));
+	if (ncells != total)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %zu of %zu "
+				   "cells: a shard? (idlelab merge joins "
+				   "them)", path, ncells, total);
 	if (alloc_groups(pa, head) ||
 	    !(pool = calloc((size_t)pa->nconf, sizeof(*pool)))) {
 		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");

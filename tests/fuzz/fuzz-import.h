@@ -2,7 +2,9 @@
 /*
  * The text importers as `idlelab import` drives them: detect, scan, then
  * run every event through a small reordering window into the model.
- * fuzz_ftrace.c and fuzz_report.c differ only in their seed corpora.
+ * fuzz_ftrace.c and fuzz_report.c differ only in their seed corpora;
+ * fuzz_dat.c defines FUZZ_IMPORT_OWN_ENTRY and calls fuzz_import() with
+ * the trace.dat reader run in-process.
  */
 #ifndef IDLELAB_FUZZ_IMPORT_H
 #define IDLELAB_FUZZ_IMPORT_H
@@ -50,31 +52,25 @@ static void fuzz_check_err(const struct idl_err *err)
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * Scan @path with @imp, then run the chosen buffer's events through the
+ * reordering window into the model; any error must carry a message.
+ */
+static void fuzz_import(const struct importer *imp, const char *path)
 {
-	const char *path = fuzz_file(data, size);
 	struct model_opts mo = { .poll_state = -1 };
 	struct fuzz_ctx c = { 0 };
 	struct import_scan sc;
 	struct idl_err err;
 	struct model *m;
-	const struct importer *imp;
 
 	memset(&err, 0, sizeof(err));
-	imp = importer_detect(path, &err);
-	if (!imp) {
+	if (imp->scan(path, NULL, &sc, &err)) {
 		fuzz_check_err(&err);
-		return 0;
-	}
-	/* the text importers only: trace.dat is libtracecmd's, not fuzzed */
-	if (imp->scan != import_text_scan)
-		return 0;
-	if (import_text_scan(path, NULL, &sc, &err)) {
-		fuzz_check_err(&err);
-		return 0;
+		return;
 	}
 	if (sc.chosen < 0 || sc.chosen >= sc.nr_buffers)
-		return 0;
+		return;
 	mo.hz = sc.hz;
 	m = model_create(&mo, fuzz_emit, &c, &err);
 	if (!m)
@@ -82,13 +78,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.sorter = ev_sorter_create(FUZZ_SORT_WINDOW, m, &err);
 	if (!c.sorter)
 		abort();
-	if (import_text_run(path, sc.buf[sc.chosen].name, fuzz_push, &c,
-			    &err) ||
+	if (imp->run(path, sc.buf[sc.chosen].name, fuzz_push, &c, &err) ||
 	    ev_sorter_flush(c.sorter, &err) || model_finish(m, &err))
 		fuzz_check_err(&err);
 	ev_sorter_free(c.sorter);
 	model_free(m);
+}
+
+#ifndef FUZZ_IMPORT_OWN_ENTRY
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file(data, size);
+	const struct importer *imp;
+	struct idl_err err;
+
+	memset(&err, 0, sizeof(err));
+	imp = importer_detect(path, &err);
+	if (!imp) {
+		fuzz_check_err(&err);
+		return 0;
+	}
+	/* the text importers only: trace.dat has fuzz_dat.c */
+	if (imp->scan == import_text_scan)
+		fuzz_import(imp, path);
 	return 0;
 }
+#endif
 
 #endif /* IDLELAB_FUZZ_IMPORT_H */
