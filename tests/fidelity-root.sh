@@ -28,6 +28,13 @@ fi
 	{ echo "SKIP: the governor cannot be switched"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 
+# No live session nor another test switches governors under us; the
+# governor to put back is read once we hold the lock (read before it,
+# it could be another test's, which would then stay on the host).
+RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
+mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 600 9 ||
+	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
+
 T=$(mktemp -d)
 G0=$(cat $SYS/cpuidle/current_governor)
 INST=
@@ -40,10 +47,6 @@ restore() {
 }
 trap restore EXIT
 trap 'exit 1' INT TERM HUP
-# A live session (idlelab live) must not switch governors under us.
-RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
-mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 600 9 ||
-	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
 
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
