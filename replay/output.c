@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -444,11 +445,15 @@ static json_t *json_lookup(json_t *g, const char *metric)
  * already has that name.  Traces are different workloads, never runs of
  * one (doc/compare.md).
  */
-static void bench_case(const struct replay_run *run, int t, char *buf,
-		       size_t len)
+#define CASE_LEN	64
+
+/* The case of trace @t, once the cases of the traces before it are known. */
+static void bench_case(const struct replay_run *run, int t,
+		       char (*cases)[CASE_LEN])
 {
 	const struct replay_trace *tr = &run->tr[t];
 	const char *base = strrchr(tr->path, '/');
+	char *buf = cases[t];
 	size_t n, i;
 	int u;
 
@@ -456,21 +461,18 @@ static void bench_case(const struct replay_run *run, int t, char *buf,
 	n = strlen(base);
 	if (n > 4 && !strcmp(base + n - 4, ".idl"))
 		n -= 4;
-	snprintf(buf, len, "%.*s", (int)(n < 40 ? n : 40), base);
+	snprintf(buf, CASE_LEN, "%.*s", (int)(n < 40 ? n : 40), base);
 	if (!tr->setup.own_table) {
 		n = strlen(buf);
-		snprintf(buf + n, len - n, "@%.16s", tr->setup.table.name);
+		snprintf(buf + n, CASE_LEN - n, "@%.16s", tr->setup.table.name);
 	}
 	for (i = 0; buf[i]; i++)
 		if (buf[i] == ' ')
 			buf[i] = '_';
 	for (u = 0; u < t; u++) {
-		char other[64];
-
-		bench_case(run, u, other, sizeof(other));
-		if (!strcmp(other, buf)) {
+		if (!strcmp(cases[u], buf)) {
 			n = strlen(buf);
-			snprintf(buf + n, len - n, "#%d", t + 1);
+			snprintf(buf + n, CASE_LEN - n, "#%d", t + 1);
 			break;
 		}
 	}
@@ -484,11 +486,15 @@ static void bench_case(const struct replay_run *run, int t, char *buf,
 static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
 {
 	const struct replay_trace *tr0 = &run->tr[0];
+	char (*cases)[CASE_LEN] = calloc((size_t)run->ntrace, CASE_LEN);
 	json_t *a = json_array();
-	char kase[64];
 	size_t m;
 	int t, gi;
 
+	if (!cases)
+		return a;
+	for (t = 0; t < run->ntrace; t++)
+		bench_case(run, t, cases);
 	for (m = 0; m < sizeof(bench_metrics) / sizeof(bench_metrics[0]); m++) {
 		for (t = 0; t < run->ntrace; t++) {
 			json_t *vals = json_object(), *govs = json_object_get(
@@ -502,10 +508,10 @@ static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
 				json_object_set_new(vals, spec, json_pack(
 					"[O]", v ? v : json_null()));
 			}
-			bench_case(run, t, kase, sizeof(kase));
 			json_array_append_new(a, json_pack(
 				"{s:s, s:o, s:s, s:s, s:b, s:o}",
-				"name", "replay", "case", idl_json_string(kase),
+				"name", "replay", "case",
+				idl_json_string(cases[t]),
 				"metric", bench_metrics[m].name,
 				"unit", bench_metrics[m].unit ?
 					bench_metrics[m].unit :
@@ -515,6 +521,7 @@ static json_t *json_benchmarks(const struct replay_run *run, json_t *traces)
 				"values", vals));
 		}
 	}
+	free(cases);
 	return a;
 }
 

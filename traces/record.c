@@ -31,6 +31,7 @@
 #include "decode-bin.h"
 #include "host.h"
 #include "model.h"
+#include "number.h"
 #include "record.h"
 #include "trace.h"
 
@@ -104,32 +105,18 @@ static uint32_t config_hz(const char *release)
 	return hz;
 }
 
-/* "0-3,6" -> set; returns -1 on a malformed list. */
+/* "0-3,6" (the common CPU-list parser) -> set; -1 when malformed. */
 static int parse_cpulist(const char *s, cpu_set_t *set, int max)
 {
-	char *end;
-	long a, b;
+	uint64_t mask[(CPU_SETSIZE + 63) / 64];
+	int cpu;
 
+	if (idl_parse_cpulist(s, max - 1, mask, sizeof(mask) / 8))
+		return -1;
 	CPU_ZERO(set);
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0 || a >= max)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b >= max)
-				return -1;
-		}
-		for (; a <= b; a++)
-			CPU_SET((int)a, set);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
+	for (cpu = 0; cpu < max; cpu++)
+		if (mask[cpu / 64] >> (cpu % 64) & 1)
+			CPU_SET(cpu, set);
 	return CPU_COUNT(set) ? 0 : -1;
 }
 
