@@ -87,10 +87,11 @@ struct replay_setup {
 	 * ascending order, and the oracle's state and the bin of the
 	 * durations from each one to the next (replay_cut()) */
 	int		ncut;
-	s64		cut[REPLAY_NCUT - 1];
+	s64		cut[REPLAY_NCUT];	/* cut[ncut]: INT64_MAX */
 	uint8_t		cut_orc[REPLAY_NCUT];
 	uint8_t		cut_bin[REPLAY_NCUT];
 	uint8_t		cut_first[64];	/* first cut >= 2^b */
+	unsigned int	cut_span;	/* most cuts in one power of two */
 };
 
 /*
@@ -284,10 +285,17 @@ static inline int replay_state_bin(const struct replay_setup *s, s64 ns)
  */
 static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
 {
-	unsigned int j = 0;
+	unsigned int j = 0, k;
 
-	if (__builtin_expect(ns > 0, 1))
+	/* durations differ at random from one call to the next: a loop
+	 * that ends at the first larger cut is mispredicted at its end;
+	 * a fixed number of steps (the sentinel stops j) is not */
+	if (__builtin_expect(ns > 0 && ns < INT64_MAX, 1)) {
 		j = s->cut_first[63 - __builtin_clzll((u64)ns)];
+		for (k = 0; k < s->cut_span; k++)
+			j += s->cut[j] <= ns;
+		return j;
+	}
 	while (j < (unsigned int)s->ncut && s->cut[j] <= ns)
 		j++;
 	return j;

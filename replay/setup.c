@@ -55,6 +55,12 @@ static void cut_init(struct replay_setup *s)
 			k++;
 		s->cut_first[i] = (uint8_t)k;
 	}
+	s->cut[s->ncut] = INT64_MAX;
+	s->cut_span = 0;
+	for (i = 0; i < 63; i++)
+		if (s->cut_first[i + 1] - s->cut_first[i] > (int)s->cut_span)
+			s->cut_span = (unsigned)(s->cut_first[i + 1] -
+						 s->cut_first[i]);
 }
 
 int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
