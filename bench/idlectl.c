@@ -836,6 +836,30 @@ void idlectl_release_latency(void)
 	held_latency_fd = -1;
 }
 
+/*
+ * Why idlectl_has_cpuidle() is false.  Without a driver the kernel still
+ * has current_governor (and current_driver says "none"), but no CPU has
+ * a cpuidle directory, so there is nothing a session could switch.
+ */
+static int no_cpuidle(const char *root, struct idl_err *err)
+{
+	char p[4200], drv[64];
+
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	if (access(p, F_OK))
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "no cpuidle here: %s does not exist "
+				   "(cpuidle.off=1 or no driver)", p);
+	snprintf(p, sizeof(p), "%s/cpuidle/current_driver", root);
+	if (idl_read_str(p, drv, sizeof(drv)))
+		snprintf(drv, sizeof(drv), "unknown");
+	drv[strcspn(drv, "\n")] = '\0';
+	return idl_err_set(err, IDL_EXIT_FAILURE,
+			   "no idle states: %s/cpu0/cpuidle does not exist "
+			   "(no cpuidle driver is registered; current_driver: "
+			   "%s)", root, drv);
+}
+
 int idlectl_session_open(const char *root, const char *journal,
 			 bool restore_only, int *lock_fd, struct idl_err *err)
 {
@@ -847,10 +871,7 @@ int idlectl_session_open(const char *root, const char *journal,
 				   "must be run as root (it writes %s/cpuidle/"
 				   "current_governor)", root);
 	if (!idlectl_has_cpuidle(root))
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "no cpuidle here: %s/cpuidle/"
-				   "current_governor does not exist "
-				   "(cpuidle.off=1 or no driver)", root);
+		return no_cpuidle(root, err);
 	if (mkdir(run_dir, 0755) && errno != EEXIST)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", run_dir,
 				   strerror(errno));

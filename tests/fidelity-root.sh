@@ -18,8 +18,8 @@ TR=/sys/kernel/tracing
 D=${FIDELITY_SECONDS:-5}
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-[ -n "$(cat $SYS/cpuidle/current_driver 2>/dev/null)" ] ||
-	{ echo "SKIP: no cpuidle driver"; exit 77; }
+[ -d $SYS/cpu0/cpuidle ] ||
+	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver 2>/dev/null))"; exit 77; }
 if [ ! -d $TR/instances ]; then
 	mount -t tracefs nodev $TR 2>/dev/null ||
 		{ echo "SKIP: no tracefs"; exit 77; }

@@ -32,6 +32,16 @@ fx --governors haltpoll -q > "$F/log" 2>&1
 [ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || { echo "FAIL: fixture refusal: $(cat $F/log)"; ffail=1; }
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
 [ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
+# cpuidle without a driver (as on a VM without cpuidle-haltpoll): the
+# governor files are there, no CPU has a cpuidle directory
+mkdir -p "$F/nodrv/cpuidle" "$F/nodrv/cpu0"
+echo menu > "$F/nodrv/cpuidle/current_governor"
+echo none > "$F/nodrv/cpuidle/current_driver"
+echo "ladder menu" > "$F/nodrv/cpuidle/available_governors"
+IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nodrv" -q > "$F/log" 2>&1
+[ $? = 1 ] && grep -q "no idle states: $F/nodrv/cpu0/cpuidle does not exist (no cpuidle driver is registered; current_driver: none)" "$F/log" &&
+	[ "$(cat $F/nodrv/cpuidle/current_governor)" = menu ] ||
+	{ echo "FAIL: no-driver refusal: $(cat $F/log)"; ffail=1; }
 # a missing tool is skipped, naming its Debian package
 ( PATH=/nonexistent; fx --governors menu --bench hackbench,pingpong --runs 1 \
 	--duration 0.1 --warmup 0 -q -o "$F/skip" ) > "$F/log" 2>&1
@@ -50,6 +60,9 @@ rm -rf "$F"
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
 [ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+# (cpuN/cpuidle exists only once a driver has registered)
+[ -d $SYS/cpu0/cpuidle ] ||
+	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"; exit 77; }
 unset IDLELAB_SYSFS_ROOT
 
 # Hold the real session lock for the whole test: no real idlelab live

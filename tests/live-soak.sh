@@ -25,6 +25,8 @@ RKILLS=${IDLELAB_SOAK_RECORD_KILLS:-30}
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
 [ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+[ -d $SYS/cpu0/cpuidle ] ||
+	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"; exit 77; }
 [ -d $TR/instances ] || mount -t tracefs nodev $TR 2>/dev/null ||
 	{ echo "SKIP: no tracefs"; exit 77; }
 command -v flock >/dev/null || { echo "SKIP: no flock(1)"; exit 77; }

@@ -6,9 +6,10 @@
 set -u
 : "${IDLELAB:=./idlelab}"
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-[ -d /sys/devices/system/cpu/cpuidle ] &&
-	[ -n "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)" ] ||
-	{ echo "SKIP: no cpuidle driver"; exit 77; }
+# (cpuN/cpuidle exists only once a driver has registered: with none,
+# current_driver says "none" and current_governor is still there)
+[ -d /sys/devices/system/cpu/cpu0/cpuidle ] ||
+	{ echo "SKIP: no cpuidle driver ($(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null))"; exit 77; }
 TR=/sys/kernel/tracing
 if [ ! -d $TR/instances ]; then
 	mount -t tracefs nodev $TR 2>/dev/null ||
