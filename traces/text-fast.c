@@ -37,14 +37,16 @@ static inline bool value_end(char c)
 	return !c || c == ' ' || c == '\t' || c == ']' || c == ',';
 }
 
-/* The @n bytes of @k at *@s (a NUL there ends the match): moved past. */
+/*
+ * The @n bytes of @k at *@s: moved past.  All @n bytes are compared,
+ * even past a NUL (a NUL in *@s differs from @k's bytes anyway): the
+ * buffers have TEXT_SLACK bytes after their data (word_at()), and a
+ * constant @n makes it a few word compares.
+ */
 static inline bool key_at(const char **s, const char *k, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if ((*s)[i] != k[i])
-			return false;
+	if (memcmp(*s, k, n))
+		return false;
 	*s += n;
 	return true;
 }
@@ -52,14 +54,83 @@ static inline bool key_at(const char **s, const char *k, size_t n)
 /* @k a literal */
 #define KEY(s, k)	key_at(s, k, sizeof(k) - 1)
 
+/*
+ * Eight bytes at @p as a little-endian word.  Reading past a line's end
+ * is safe: the chunk buffers have TEXT_SLACK zero bytes after their data
+ * (text-chunk.c), and the word is used only up to the first byte that
+ * ends what is read (a NUL at the latest).
+ */
+static inline uint64_t word_at(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+#define BYTES(b)	(0x0101010101010101ULL * (uint8_t)(b))
+#define HIGH_BITS	BYTES(0x80)
+
+/*
+ * The high bit of each byte of @w that is zero.  A borrow runs only
+ * from a byte that is zero to the ones after it, so the first marked
+ * byte is exact; later marks may be wrong, and are never used.
+ */
+static inline uint64_t zero_bytes(uint64_t w)
+{
+	return (w - BYTES(1)) & ~w & HIGH_BITS;
+}
+
+/* Bytes of @w up to its first marked one (@m from zero_bytes()), 0-8. */
+static inline unsigned int before_mark(uint64_t m)
+{
+	return m ? (unsigned int)__builtin_ctzll(m) / 8 : 8;
+}
+
+static const uint64_t ten_pow[9] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000
+};
+
+/*
+ * The decimal digits that start the word at @p: their count (0-8), and
+ * their value in *@v.  Subtracting '0' from each byte leaves 0-9 in a
+ * digit; any other byte has its high bit set then, or after adding
+ * 0x76.  Borrows and carries run from a byte to the later ones only, so
+ * they cannot hide the first byte that is not a digit.
+ */
+static inline unsigned int digit_word(const char *p, uint64_t *v)
+{
+	uint64_t t = word_at(p) - BYTES('0');
+	unsigned int k = before_mark((t | (t + BYTES(0x76))) & HIGH_BITS);
+
+	if (!k) {
+		*v = 0;
+		return 0;
+	}
+	/* the k digits to the top, the first one the most significant:
+	 * then pairs, fours and eights of digits are combined in place */
+	t <<= 8 * (8 - k);
+	t = (t * 10 + (t >> 8)) & 0x00FF00FF00FF00FFULL;
+	t = (t * 100 + (t >> 16)) & 0x0000FFFF0000FFFFULL;
+	*v = (t * 10000 + (t >> 32)) & 0xFFFFFFFFULL;
+	return k;
+}
+
 /* 1 to @max decimal digits at *@s (no sign, no blank) into @v. */
 static inline bool digits(const char **s, size_t max, uint64_t *v)
 {
 	const char *p = *s;
-	uint64_t x = 0;
+	uint64_t x = 0, w;
+	unsigned int k;
 
-	while (is_digit(*p))
-		x = x * 10 + (uint64_t)(*p++ - '0');
+	do {
+		k = digit_word(p, &w);
+		x = x * ten_pow[k] + w;
+		p += k;
+	} while (k == 8);
 	if (p == *s || (size_t)(p - *s) > max)
 		return false;
 	*v = x;
@@ -93,6 +164,12 @@ static bool hex(const char **s, uint64_t *v)
 	return true;
 }
 
+/* The bytes that end a function's name in function(). */
+static const bool fn_stop[256] = {
+	[0] = true, [' '] = true, ['+'] = true, ['/'] = true, ['\t'] = true,
+	['['] = true,
+};
+
 /*
  * "function=NAME" at *@s, NAME ending at a blank: its hash and tick test
  * as get_function() takes them (names of 128 bytes or more, which it
@@ -106,8 +183,7 @@ static bool function(struct text_fast *f, const char **s, struct raw_event *e)
 
 	if (!KEY(&p, "function="))
 		return false;
-	for (name = p; *p && *p != ' ' && *p != '+' && *p != '/' &&
-	     *p != '\t' && *p != '['; p++)
+	for (name = p; !fn_stop[(unsigned char)*p]; p++)
 		;
 	n = (size_t)(p - name);
 	if (!n || n > 127 || *p != ' ')
@@ -256,15 +332,18 @@ static bool fast_decode(struct text_fast *f, const char *s,
 	}
 }
 
-/* The bytes that end a token: NUL and the blanks. */
-static const bool token_stop[256] = { [0] = true, [' '] = true,
-				      ['\t'] = true };
-
 /* The end of the token at @s (a blank or the end of the string). */
 static inline const char *token_end(const char *s)
 {
-	while (!token_stop[(unsigned char)*s])
-		s++;
+	uint64_t w;
+	unsigned int k;
+
+	do {
+		w = word_at(s);
+		k = before_mark(zero_bytes(w) | zero_bytes(w ^ BYTES(' ')) |
+				zero_bytes(w ^ BYTES('\t')));
+		s += k;
+	} while (k == 8);
 	return s;
 }
 

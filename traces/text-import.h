@@ -26,13 +26,14 @@ struct line_ctx {
 
 /* The event type of the @len bytes at @name, EV_NONE if not known. */
 uint16_t text_event_type(const char *name, size_t len);
-static inline bool text_flag_in(char c, const char *set)
-{
-	for (; *set; set++)
-		if (c == *set)
-			return true;
-	return false;
-}
+/* For each byte, the columns of the irq-info flags where it may stand:
+ * bit i for column i (text_flags_column()). */
+static const uint8_t text_flag_cols[256] = {
+	['d'] = 1, ['D'] = 1, ['X'] = 1,
+	['b'] = 1 | 2, ['.'] = 1 | 2 | 4,
+	['N'] = 2, ['n'] = 2, ['B'] = 2, ['L'] = 2, ['l'] = 2, ['p'] = 2,
+	['H'] = 4, ['h'] = 4, ['s'] = 4, ['Z'] = 4, ['z'] = 4,
+};
 
 /*
  * The context flags (EV_CTX_*) of ftrace's irq-info column, 0 if @t (@n
@@ -44,8 +45,9 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 {
 	uint8_t ctx = EV_CTX_KNOWN;
 
-	if (n < 4 || n > 6 || !text_flag_in(t[0], "dDXb.") ||
-	    !text_flag_in(t[1], "NnBbLlp.") || !text_flag_in(t[2], "HhsZz."))
+	if (n < 4 || n > 6 || !(text_flag_cols[(unsigned char)t[0]] & 1) ||
+	    !(text_flag_cols[(unsigned char)t[1]] & 2) ||
+	    !(text_flag_cols[(unsigned char)t[2]] & 4))
 		return 0;
 	if (t[1] != '.' && t[1] != 'p')
 		ctx |= EV_CTX_RESCHED;
