@@ -26,6 +26,7 @@ struct line_ctx {
 
 /* The event type of the @len bytes at @name, EV_NONE if not known. */
 uint16_t text_event_type(const char *name, size_t len);
+
 /* For each byte, the columns of the irq-info flags where it may stand:
  * bit i for column i (text_flags_column()). */
 static const uint8_t text_flag_cols[256] = {
