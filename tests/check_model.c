@@ -14,6 +14,7 @@
 
 #include "import.h"
 #include "model.h"
+#include "text-import.h"
 
 #define MAXP	16
 #define HRW	2900147900U	/* FNV-1a("hrtimer_wakeup"), by python */
@@ -722,6 +723,52 @@ START_TEST(test_text_lines)
 END_TEST
 
 
+/* Every event name the importers read, and names that are nearly one. */
+START_TEST(test_event_names)
+{
+	static const struct {
+		const char	*name;
+		uint16_t	type;
+	} names[] = {
+		{ "cpu_idle", EV_CPU_IDLE },
+		{ "cpu_idle_miss", EV_CPU_IDLE_MISS },
+		{ "hrtimer_start", EV_HRTIMER_START },
+		{ "hrtimer_cancel", EV_HRTIMER_CANCEL },
+		{ "hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY },
+		{ "timer_start", EV_TIMER_START },
+		{ "timer_cancel", EV_TIMER_CANCEL },
+		{ "timer_expire_entry", EV_TIMER_EXPIRE_ENTRY },
+		{ "tick_stop", EV_TICK_STOP },
+		{ "irq_handler_entry", EV_IRQ_HANDLER_ENTRY },
+		{ "ipi_send_cpu", EV_IPI_SEND_CPU },
+		{ "ipi_send_cpumask", EV_IPI_SEND_CPUMASK },
+		{ "sched_wakeup", EV_SCHED_WAKEUP },
+		{ "sched_switch", EV_SCHED_SWITCH },
+		/* other events of the same groups, and near misses */
+		{ "", EV_NONE }, { "c", EV_NONE }, { "cpu_idl", EV_NONE },
+		{ "cpu_idlE", EV_NONE }, { "Cpu_idle", EV_NONE },
+		{ "cpu_idle_mist", EV_NONE }, { "hrtimer_expire_exit", EV_NONE },
+		{ "timer_expire_exit", EV_NONE }, { "timer_init", EV_NONE },
+		{ "sched_wakeup_new", EV_NONE }, { "sched_waking", EV_NONE },
+		{ "ipi_send_cpv", EV_NONE }, { "irq_handler_exit", EV_NONE },
+		{ "hrtimer_starts", EV_NONE }, { "tick_stoq", EV_NONE },
+		{ "hrtimer_expire_entrz", EV_NONE }, { "xpi_send_cpumask", EV_NONE },
+	};
+	char buf[32];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = strlen(names[i].name);
+		/* not NUL-terminated where the fast path calls it */
+		memcpy(buf, names[i].name, n);
+		memcpy(buf + n, ": x", 4);
+		ck_assert_msg(text_event_type(buf, n) == names[i].type,
+			      "%s", names[i].name);
+	}
+}
+END_TEST
+
+
 /*
  * A timer armed before the capture (its start never seen) fires on
  * CPU 0 at 9 ms, after two periods: A (1-2 ms) had no known timer, B
@@ -899,6 +946,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_hz_estimate_merge);
 	tcase_add_test(tc, test_sorter_stragglers);
 	tcase_add_test(tc, test_text_lines);
+	tcase_add_test(tc, test_event_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

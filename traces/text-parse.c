@@ -345,40 +345,59 @@ static int emit_cpumask(const struct line_ctx *l, struct raw_event *e,
 	return 0;
 }
 
-#define KNOWN(name, type)	{ name, sizeof(name) - 1, type }
-static const struct {
-	const char	*name;
-	size_t		len;
-	uint16_t	type;
-} known_events[] = {
-	KNOWN("cpu_idle", EV_CPU_IDLE),
-	KNOWN("cpu_idle_miss", EV_CPU_IDLE_MISS),
-	KNOWN("hrtimer_start", EV_HRTIMER_START),
-	KNOWN("hrtimer_cancel", EV_HRTIMER_CANCEL),
-	KNOWN("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY),
-	KNOWN("timer_start", EV_TIMER_START),
-	KNOWN("timer_cancel", EV_TIMER_CANCEL),
-	KNOWN("timer_expire_entry", EV_TIMER_EXPIRE_ENTRY),
-	KNOWN("tick_stop", EV_TICK_STOP),
-	KNOWN("irq_handler_entry", EV_IRQ_HANDLER_ENTRY),
-	KNOWN("ipi_send_cpu", EV_IPI_SEND_CPU),
-	KNOWN("ipi_send_cpumask", EV_IPI_SEND_CPUMASK),
-	KNOWN("sched_wakeup", EV_SCHED_WAKEUP),
-	KNOWN("sched_switch", EV_SCHED_SWITCH),
-};
+/* @name (@len bytes) is the string constant @s: a fixed-size compare */
+#define NAME_IS(name, len, s) \
+	((len) == sizeof(s) - 1 && !memcmp(name, s, sizeof(s) - 1))
 
+/*
+ * The known events, told apart by their length, then their last letter
+ * where lengths are shared: one compare of a constant size per line
+ * (this runs for every line of a capture, twice).
+ */
 uint16_t text_event_type(const char *name, size_t len)
 {
-	size_t i;
+	const char *n = name;
 
-	/* the names' lengths and last letters tell them apart: one
-	 * comparison */
-	for (i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++)
-		if (known_events[i].len == len &&
-		    known_events[i].name[len - 1] == name[len - 1])
-			return memcmp(known_events[i].name, name, len) ?
-			       EV_NONE : known_events[i].type;
-	return EV_NONE;
+	switch (len) {
+	case 8:
+		return NAME_IS(n, len, "cpu_idle") ? EV_CPU_IDLE : EV_NONE;
+	case 9:
+		return NAME_IS(n, len, "tick_stop") ? EV_TICK_STOP : EV_NONE;
+	case 11:
+		return NAME_IS(n, len, "timer_start") ? EV_TIMER_START :
+		       EV_NONE;
+	case 12:
+		if (NAME_IS(n, len, "sched_wakeup"))
+			return EV_SCHED_WAKEUP;
+		if (NAME_IS(n, len, "ipi_send_cpu"))
+			return EV_IPI_SEND_CPU;
+		if (NAME_IS(n, len, "sched_switch"))
+			return EV_SCHED_SWITCH;
+		return NAME_IS(n, len, "timer_cancel") ? EV_TIMER_CANCEL :
+		       EV_NONE;
+	case 13:
+		if (NAME_IS(n, len, "hrtimer_start"))
+			return EV_HRTIMER_START;
+		return NAME_IS(n, len, "cpu_idle_miss") ? EV_CPU_IDLE_MISS :
+		       EV_NONE;
+	case 14:
+		return NAME_IS(n, len, "hrtimer_cancel") ? EV_HRTIMER_CANCEL :
+		       EV_NONE;
+	case 16:
+		return NAME_IS(n, len, "ipi_send_cpumask") ?
+		       EV_IPI_SEND_CPUMASK : EV_NONE;
+	case 17:
+		return NAME_IS(n, len, "irq_handler_entry") ?
+		       EV_IRQ_HANDLER_ENTRY : EV_NONE;
+	case 18:
+		return NAME_IS(n, len, "timer_expire_entry") ?
+		       EV_TIMER_EXPIRE_ENTRY : EV_NONE;
+	case 20:
+		return NAME_IS(n, len, "hrtimer_expire_entry") ?
+		       EV_HRTIMER_EXPIRE_ENTRY : EV_NONE;
+	default:
+		return EV_NONE;
+	}
 }
 
 int text_decode(const struct line_ctx *l, struct raw_event *e,
