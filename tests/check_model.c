@@ -770,6 +770,99 @@ END_TEST
 
 
 /*
+ * The fast path reads numbers eight bytes at a time: numbers of every
+ * length from 1 to 20 digits, starting at every offset modulo 8, read by
+ * the fast path and by the general parser (a byte loop) give the same
+ * event, and the value the test computes itself.  Longer numbers than
+ * the fast reader takes go to the general decoder, in the same call.
+ */
+static int fast_one(char *line, struct raw_event *e, int *n)
+{
+	struct text_fast f = { .path = "t", .want = NULL, .sink = tl_sink };
+	struct idl_err err;
+	int r;
+
+	tl_n = 0;
+	r = text_fast_line(&f, 1, line, strlen(line), &err);
+	*n = tl_n;
+	if (tl_n)
+		*e = tl_ev[0];
+	return r;
+}
+
+START_TEST(test_fast_numbers)
+{
+	/* zeros after the text: the chunk buffers' slack */
+	char line[512], copy[512], buf[64], digits[24];
+	struct raw_event fast = { 0 }, gen;
+	uint64_t want, x = 0x9E3779B97F4A7C15ULL;
+	int len, pad, flen, i, r, nf;
+
+	for (len = 1; len <= 20; len++) {
+		for (pad = 0; pad < 8; pad++) {
+			want = 0;
+			for (i = 0; i < len; i++) {
+				x = x * 6364136223846793005ULL +
+				    1442695040888963407ULL;
+				digits[i] = (char)('0' + (x >> 60) % 10);
+				want = want * 10 + (uint64_t)(digits[i] - '0');
+			}
+			digits[len] = 0;
+			memset(line, 0, sizeof(line));
+			snprintf(line, sizeof(line), "%*s<idle>-0 [001] d.h1. "
+				 "7.000000001: hrtimer_start: hrtimer=0xaa "
+				 "function=foo expires=%s softexpires=1 "
+				 "mode=ABS", pad + 1, "", digits);
+			memcpy(copy, line, sizeof(line));
+			r = fast_one(line, &fast, &nf);
+			/* the same result either way */
+			ck_assert_int_eq(r, tl(copy, buf));
+			gen = tl_ev[0];
+			if (len > 18) {
+				/* past the fast reader: the general decoder's,
+				 * within the same call */
+				if (!r)
+					ck_assert_int_eq(fast.timer.expires,
+							 gen.timer.expires);
+				continue;
+			}
+			ck_assert_int_eq(r, 0);
+			ck_assert_int_eq(nf, 1);
+			ck_assert_int_eq(fast.timer.expires, (int64_t)want);
+			ck_assert_int_eq(gen.timer.expires, (int64_t)want);
+			ck_assert_uint_eq(fast.ts, 7000000001ULL);
+		}
+	}
+	/* timestamps: 1 to 9 digits of seconds and of fraction */
+	for (len = 1; len <= 9; len++) {
+		for (flen = 1; flen <= 9; flen++) {
+			uint64_t sec = 0, frac = 0, scale = 1;
+
+			for (i = 0; i < len; i++)
+				sec = sec * 10 + (uint64_t)((i * 7 + 3) % 10);
+			for (i = 0; i < flen; i++)
+				frac = frac * 10 + (uint64_t)((i * 3 + 1) % 10);
+			for (i = flen; i < 9; i++)
+				scale *= 10;
+			memset(line, 0, sizeof(line));
+			snprintf(line, sizeof(line), "%*s<idle>-0 [%03d] d..1. "
+				 "%0*llu.%0*llu: cpu_idle: state=%d cpu_id=%d",
+				 len, "", flen, len, (unsigned long long)sec,
+				 flen, (unsigned long long)frac, len, flen);
+			ck_assert_int_eq(fast_one(line, &fast, &nf), 0);
+			ck_assert_int_eq(nf, 1);
+			ck_assert_uint_eq(fast.ts, sec * 1000000000ULL +
+						   frac * scale);
+			ck_assert_uint_eq(fast.cpu, (unsigned int)flen);
+			ck_assert_uint_eq(fast.idle.state, (unsigned int)len);
+			ck_assert_uint_eq(fast.idle.cpu_id, (unsigned int)flen);
+		}
+	}
+}
+END_TEST
+
+
+/*
  * A timer armed before the capture (its start never seen) fires on
  * CPU 0 at 9 ms, after two periods: A (1-2 ms) had no known timer, B
  * (3-4 ms) knew one at 20 ms.  Both had the unseen timer pending, so
@@ -947,6 +1040,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_sorter_stragglers);
 	tcase_add_test(tc, test_text_lines);
 	tcase_add_test(tc, test_event_names);
+	tcase_add_test(tc, test_fast_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }
