@@ -190,7 +190,8 @@ static int parse_bool(struct decide *d, const char *what, const char *s,
 static int parse_index(struct decide *d, const char *what, const char *s,
 		       int *idx)
 {
-	s64 v;
+	/* parse_s64() sets it when it returns 0; gcc -O3 cannot tell */
+	s64 v = 0;
 
 	if (parse_s64(d, what, s, &v))
 		return -1;
