@@ -361,6 +361,15 @@ static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 		m->j_sref = est;
 }
 
+/* How far @mono is past the tick grid's last point, [0, TICK_NSEC):
+ * one division, as this runs for every pending timer at a select. */
+static int64_t past_grid(const struct model *m, int64_t mono)
+{
+	int64_t r = (mono - m->grid_phase) % m->tick_ns;
+
+	return r < 0 ? r + m->tick_ns : r;
+}
+
 /* Trace time at which jiffy @j starts, NONE if unknown. */
 static int64_t jiffy_time(const struct model *m, int64_t j)
 {
@@ -372,9 +381,7 @@ static int64_t jiffy_time(const struct model *m, int64_t j)
 	if (m->grid_phase >= 0) {
 		/* jiffies advance on the tick grid: snap down onto it */
 		mono = t - clock_off(m);
-		mono -= ((mono - m->grid_phase) % m->tick_ns + m->tick_ns) %
-			m->tick_ns;
-		t = mono + clock_off(m);
+		t = mono - past_grid(m, mono) + clock_off(m);
 	}
 	return t;
 }
@@ -418,9 +425,7 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 		return sleep;
 	if (m->grid_phase >= 0) {
 		mono = c->sel_ts - off;
-		t = mono + m->tick_ns -
-		    ((mono - m->grid_phase) % m->tick_ns + m->tick_ns) %
-		    m->tick_ns;
+		t = mono + m->tick_ns - past_grid(m, mono);
 		return rel(min64(t + off, hr_t), now);
 	}
 	return min64(m->tick_ns / 2, sleep);
