@@ -361,8 +361,7 @@ static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 		m->j_sref = est;
 }
 
-/* How far @mono is past the tick grid's last point, [0, TICK_NSEC):
- * one division, as this runs for every pending timer at a select. */
+/* How far @mono is past the tick grid's last point, [0, TICK_NSEC). */
 static int64_t past_grid(const struct model *m, int64_t mono)
 {
 	int64_t r = (mono - m->grid_phase) % m->tick_ns;
@@ -370,20 +369,30 @@ static int64_t past_grid(const struct model *m, int64_t mono)
 	return r < 0 ? r + m->tick_ns : r;
 }
 
+/* jiffy_time() before the snap onto the tick grid: less than a tick
+ * later than it */
+static int64_t jiffy_time_unsnapped(const struct model *m, int64_t j)
+{
+	if (!m->j_valid || !m->tick_ns)
+		return NONE;
+	return sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
+}
+
+static int64_t snap_to_grid(const struct model *m, int64_t t)
+{
+	int64_t mono;
+
+	if (t == NONE || m->grid_phase < 0)
+		return t;
+	/* jiffies advance on the tick grid: snap down onto it */
+	mono = t - clock_off(m);
+	return mono - past_grid(m, mono) + clock_off(m);
+}
+
 /* Trace time at which jiffy @j starts, NONE if unknown. */
 static int64_t jiffy_time(const struct model *m, int64_t j)
 {
-	int64_t t, mono;
-
-	if (!m->j_valid || !m->tick_ns)
-		return NONE;
-	t = sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
-	if (m->grid_phase >= 0) {
-		/* jiffies advance on the tick grid: snap down onto it */
-		mono = t - clock_off(m);
-		t = mono - past_grid(m, mono) + clock_off(m);
-	}
-	return t;
+	return snap_to_grid(m, jiffy_time_unsnapped(m, j));
 }
 
 /* The jiffy current at trace time @ts. */
@@ -684,10 +693,13 @@ static bool stale(struct model *m, const struct timer_node *n, int64_t sel)
 	int64_t slack = m->tick_ns ? m->tick_ns : 4000000, t;
 
 	if (n->kind == TK_HR)
-		t = n->exp + clock_off(m);
-	else if ((t = jiffy_time(m, n->exp)) == NONE)
+		return n->exp + clock_off(m) < sel - slack;
+	t = jiffy_time_unsnapped(m, n->exp);
+	/* snapping moves it less than a tick down: no need to when even
+	 * that is not overdue (most pending timers) */
+	if (t == NONE || t - m->tick_ns >= sel - slack)
 		return false;
-	return t < sel - slack;
+	return snap_to_grid(m, t) < sel - slack;
 }
 
 /*
