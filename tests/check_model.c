@@ -771,9 +771,9 @@ END_TEST
 
 /*
  * The fast path reads numbers eight bytes at a time: numbers of every
- * length from 1 to 20 digits, starting at every offset modulo 8, read by
- * the fast path and by the general parser (a byte loop) give the same
- * event, and the value the test computes itself.  Longer numbers than
+ * length from 1 to 20 digits (hex: 1 to 17), starting at every offset
+ * modulo 8, read by the fast path and by the general parser (a byte
+ * loop) give the same event, and the value the test computes itself.  Longer numbers than
  * the fast reader takes go to the general decoder, in the same call.
  */
 static int fast_one(char *line, struct raw_event *e, int *n)
@@ -831,6 +831,42 @@ START_TEST(test_fast_numbers)
 			ck_assert_int_eq(fast.timer.expires, (int64_t)want);
 			ck_assert_int_eq(gen.timer.expires, (int64_t)want);
 			ck_assert_uint_eq(fast.ts, 7000000001ULL);
+		}
+	}
+	/* pointers: 1 to 17 hex digits of either case, with or without
+	 * 0x, at every offset modulo 8 */
+	for (len = 1; len <= 17; len++) {
+		for (pad = 0; pad < 16; pad++) {
+			static const char hexd[] = "0123456789abcdefABCDEF";
+			unsigned int d;
+
+			want = 0;
+			for (i = 0; i < len; i++) {
+				x = x * 6364136223846793005ULL +
+				    1442695040888963407ULL;
+				d = (unsigned int)(x >> 59) % 22;
+				digits[i] = hexd[d];
+				want = want << 4 | (d < 16 ? d : d - 6);
+			}
+			digits[len] = 0;
+			memset(line, 0, sizeof(line));
+			snprintf(line, sizeof(line), "%*s<idle>-0 [001] d.h1. "
+				 "7.000000001: hrtimer_cancel: hrtimer=%s%s",
+				 pad % 8 + 1, "", pad < 8 ? "0x" : "", digits);
+			memcpy(copy, line, sizeof(line));
+			r = fast_one(line, &fast, &nf);
+			ck_assert_int_eq(r, tl(copy, buf));
+			if (len > 16) {
+				/* the general decoder's, as for decimals */
+				if (!r)
+					ck_assert_uint_eq(fast.timer.timer,
+							  tl_ev[0].timer.timer);
+				continue;
+			}
+			ck_assert_int_eq(r, 0);
+			ck_assert_int_eq(nf, 1);
+			ck_assert_uint_eq(fast.timer.timer, want);
+			ck_assert_uint_eq(tl_ev[0].timer.timer, want);
 		}
 	}
 	/* timestamps: 1 to 9 digits of seconds and of fraction */
