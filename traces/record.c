@@ -120,6 +120,25 @@ static int parse_cpulist(const char *s, cpu_set_t *set, int max)
 	return CPU_COUNT(set) ? 0 : -1;
 }
 
+/*
+ * Whether @tep already names kernel text: libtracefs (1.6 at least)
+ * reads /proc/kallsyms itself when it loads the event formats; reading
+ * it again costs as long again and holds every name twice.  Probed with
+ * the first text symbol of the file (an address of 0, as kptr_restrict
+ * gives, proves nothing).
+ */
+static bool has_kernel_names(struct tep_handle *tep, FILE *f)
+{
+	char line[512], type;
+	unsigned long long addr;
+
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c", &addr, &type) == 2 &&
+		    (type == 't' || type == 'T'))
+			return addr && tep_find_function(tep, addr);
+	return false;
+}
+
 static void load_kallsyms(struct tep_handle *tep)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
@@ -130,6 +149,11 @@ static void load_kallsyms(struct tep_handle *tep)
 
 	if (!f)
 		return;
+	if (has_kernel_names(tep, f)) {
+		fclose(f);
+		return;
+	}
+	rewind(f);
 	mem = open_memstream(&buf, &len);
 	if (mem) {
 		/* only text symbols: timer functions are code.  A stop
