@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "lib/paths.h"
 #include "options.h"
+#include "plugin.h"
 #include "run.h"
 
 #define DEFAULT_GOVERNORS	"menu,teo,ladder,haltpoll,oracle"
@@ -140,6 +141,7 @@ struct cli {
 	const char		*output;
 	bool			per_cpu;
 	bool			gov_given;
+	unsigned int		bare;	/* --bare RUNS */
 };
 
 static int opt_governors(const struct idl_option *opt, const char *arg)
@@ -238,6 +240,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		IDL_OPT_CALLBACK(0, "synthetic", o, "N[:CPUS]", opt_synthetic,
 			"replay N generated periods per CPU instead of traces "
 			"(benchmarking aid; table --machine, default skx)"),
+		IDL_OPT_UINT(0, "bare", &c->bare, "RUNS", 1, 1000,
+			"instead of replaying, time each governor's idle loop "
+			"alone over the periods in memory, RUNS times "
+			"(benchmarking aid: make bench's reference)"),
 		IDL_OPT_END
 	};
 	const struct idl_cmdline cl = {
@@ -343,6 +349,38 @@ static void dump_disagreements(const struct cli *c,
 	fflush(out);
 }
 
+/* --bare RUNS: the governors' own cost instead of a replay (bare.c). */
+static int run_bare(struct cli *c, char **paths, int npaths)
+{
+	struct replay_run run;
+	struct idl_err err;
+	int gi, ret;
+
+	if (c->o.synth_periods || c->o.explain_cpu >= 0 ||
+	    c->o.disagreements || c->fmt != REPLAY_TEXT || c->per_cpu ||
+	    c->output)
+		return idl_usage_error("--bare times the governors over "
+				       "traces and prints a table: not with "
+				       "--synthetic, --explain, "
+				       "--disagreements, --format, --per-cpu "
+				       "or -o");
+	for (gi = 0; gi < c->o.ngov; gi++)
+		if (idl_governor_is_plugin(c->o.gov[gi].ops))
+			return idl_usage_error("--bare: %s is a plugin, which "
+					       "runs in a process of its own",
+					       c->o.gov[gi].spec);
+	memset(&err, 0, sizeof(err));
+	ret = replay_prepare(&run, &c->o, paths, npaths, &err);
+	if (!ret)
+		ret = replay_bare(&run, c->bare, stdout, &err);
+	replay_run_free(&run);
+	if (ret) {
+		idl_err_print(&err);
+		return err.status ? err.status : IDL_EXIT_FAILURE;
+	}
+	return IDL_EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct cli c;
@@ -382,6 +420,8 @@ int cmd_replay(int argc, char **argv)
 		paths = (char **)def;
 		npaths = 1;
 	}
+	if (c.bare)
+		return run_bare(&c, paths, npaths);
 	c.o.progress = isatty(STDERR_FILENO);
 	memset(&err, 0, sizeof(err));
 	if (replay_run(&run, &c.o, paths, npaths, &err)) {

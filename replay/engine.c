@@ -156,7 +156,7 @@ struct period_ctx {
 	const struct idle_period *p;	/* its inputs (the first part's) */
 	unsigned int parts;		/* recorded parts (rc->part[]) */
 	s64	dur, tick0;
-	unsigned int cut, orc;
+	unsigned int cut;
 	int	cause;			/* the workload's wake cause */
 	bool	sleep_exact, tick_exact, explain;
 };
@@ -434,12 +434,11 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	pc->dur = (s64)(p->exit_ns - p->entry_ns);
 	pc->tick0 = first_tick(s, p, &pc->tick_exact);
 	pc->cut = replay_cut(s, pc->dur);
-	pc->orc = s->cut_orc[pc->cut];
 	pc->explain = explain && in_window(rc, p);
 	/* (IP_SLEEP_EXACT is bit 0) */
 	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
 	rc->wtally[pc->cut][pc->cause][pc->sleep_exact][pc->tick_exact]++;
-	wl->oracle_res[pc->orc] += (u64)pc->dur;
+	rc->wcut_ns[pc->cut] += (u64)pc->dur;
 	count_recorded(wl, p->state, p->flags);
 	for (k = 1; k < parts; k++)
 		count_recorded(wl, rc->part[k].state, rc->part[k].flags);
@@ -608,8 +607,9 @@ void replay_cpu_finish(struct replay_cpu *rc)
 
 	if (rc->have)
 		process(rc, &rc->cur);
-	replay_workload_tally(&rc->wl, rc->setup, rc->wtally);
+	replay_workload_tally(&rc->wl, rc->setup, rc->wtally, rc->wcut_ns);
 	memset(rc->wtally, 0, sizeof(rc->wtally));
+	memset(rc->wcut_ns, 0, sizeof(rc->wcut_ns));
 	replay_follow_finish(rc);
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++) {

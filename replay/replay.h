@@ -162,7 +162,8 @@ struct replay_workload {
 /* The same for the workload: a count of periods per (interval of the
  * duration, wake cause, exact sleep length, exact delta_tick), for
  * merged, cause, hist, oracle_entries, oracle_lat_ns, sleep_exact and
- * tick_exact (idle_ns is the sum of oracle_res). */
+ * tick_exact; and the idle time per interval, for oracle_res (idle_ns is
+ * the sum of oracle_res). */
 typedef u64 replay_wtally_t[REPLAY_NCUT][WAKE_CAUSE_COUNT][2][2];
 
 /* Explain window for one CPU. */
@@ -237,6 +238,7 @@ struct replay_cpu {
 	u64			prev_exit;	/* end of the last workload period */
 	struct replay_workload	wl;
 	replay_wtally_t		wtally;
+	u64			wcut_ns[REPLAY_NCUT];	/* idle ns per interval */
 	struct replay_explain	*ex;
 	u64			index;		/* workload period number */
 	/* the kernel-driven copies see each recorded entry one entry late
@@ -292,7 +294,9 @@ static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
 	 * a fixed number of steps (the sentinel stops j) is not */
 	if (__builtin_expect(ns > 0 && ns < INT64_MAX, 1)) {
 		j = s->cut_first[63 - __builtin_clzll((u64)ns)];
-		for (k = 0; k < s->cut_span; k++)
+		/* the first step outside the loop: most tables need one */
+		j += s->cut[j] <= ns;
+		for (k = 1; k < s->cut_span; k++)
 			j += s->cut[j] <= ns;
 		return j;
 	}
@@ -325,7 +329,7 @@ void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
 			const replay_tally_row_t *t);
 void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
-			   const replay_wtally_t t);
+			   const replay_wtally_t t, const u64 *cut_ns);
 void replay_workload_add(struct replay_workload *to,
 			 const struct replay_workload *w);
 /* ops->stats of a CPU's governor into @ctx, a struct replay_stats */

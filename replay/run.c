@@ -531,11 +531,10 @@ int replay_run_units(struct replay_run *run, const struct replay_opts *o,
 	return 0;
 }
 
-int replay_run(struct replay_run *run, const struct replay_opts *o,
-	       char **paths, int npaths, struct idl_err *err)
+int replay_prepare(struct replay_run *run, const struct replay_opts *o,
+		   char **paths, int npaths, struct idl_err *err)
 {
-	struct replay_contained *c;
-	int t, ret;
+	int t;
 
 	memset(run, 0, sizeof(*run));
 	run->ntrace = o->synth_periods ? 1 : npaths;
@@ -551,6 +550,17 @@ int replay_run(struct replay_run *run, const struct replay_opts *o,
 		if (alloc_results(tr, o, err))
 			return -1;
 	}
+	return 0;
+}
+
+int replay_run(struct replay_run *run, const struct replay_opts *o,
+	       char **paths, int npaths, struct idl_err *err)
+{
+	struct replay_contained *c;
+	int t, ret;
+
+	if (replay_prepare(run, o, paths, npaths, err))
+		return -1;
 	if (replay_contain_start(run, o, &c, err))
 		return -1;
 	ret = replay_run_units(run, o, err);

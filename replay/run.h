@@ -77,6 +77,16 @@ const char *replay_default_trace(void);
 
 int replay_run(struct replay_run *run, const struct replay_opts *o,
 	       char **paths, int npaths, struct idl_err *err);
+/* Its first step: each trace opened and set up, nothing run yet. */
+int replay_prepare(struct replay_run *run, const struct replay_opts *o,
+		   char **paths, int npaths, struct idl_err *err);
+/*
+ * bare.c: --bare RUNS, the governors' own cost: each governor's idle
+ * loop alone over each CPU's periods decoded into memory, timed RUNS
+ * times (the fastest counts), printed to @out.
+ */
+int replay_bare(const struct replay_run *run, unsigned int runs, FILE *out,
+		struct idl_err *err);
 /* Run every (trace, CPU) unit of the prepared @run (run.c). */
 int replay_run_units(struct replay_run *run, const struct replay_opts *o,
 		     struct idl_err *err);

@@ -152,9 +152,12 @@ void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
 
 void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
-			   const replay_wtally_t t)
+			   const replay_wtally_t t, const u64 *cut_ns)
 {
 	int j, c, i, x;
+
+	for (j = 0; j <= s->ncut; j++)
+		wl->oracle_res[s->cut_orc[j]] += cut_ns[j];
 
 	for (j = 0; j <= s->ncut; j++)
 		for (c = 0; c < WAKE_CAUSE_COUNT; c++)

@@ -6,8 +6,3 @@ tests_check_live_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_live tests/live-root.sh tests/live-safety.sh \
 	tests/live-soak.sh
 EXTRA_DIST += tests/live-root.sh tests/live-safety.sh tests/live-soak.sh tests/fixtures/bench tests/fixtures/sysfs-live
-
-## make bench's reference for replay: built by `make bench` only
-EXTRA_PROGRAMS = tests/bench/bare
-tests_bench_bare_SOURCES = tests/bench/bare.c
-tests_bench_bare_LDADD = $(IDLELAB_LIBS)

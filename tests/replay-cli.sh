@@ -170,4 +170,45 @@ if "$IDLELAB" synth --help >/dev/null 2>&1; then
 	fi
 fi
 
+# --bare RUNS: the governors' loop alone, make bench's reference.  On a
+# trace where replay merges nothing it makes the same selects as replay;
+# where replay merges, its periods less the merged ones are replay's.
+def=${top_srcdir:-.}/traces/data/default.idl
+expect 2 "--bare 0 exits 2" "$IDLELAB" replay --bare 0 --synthetic 10
+expect 2 "--bare with --synthetic exits 2" \
+	"$IDLELAB" replay --bare 1 --synthetic 10
+expect 2 "--bare with --format csv exits 2" \
+	"$IDLELAB" replay --bare 1 --format csv "$def"
+if "$IDLELAB" synth -o "$tmp/b.idl" --machine skx --cpus 2 --duration 2 \
+	--pattern 'poisson:2000+periodic' >"$tmp/b.syn" 2>&1; then
+	n=$(sed -n 's/.*: \([0-9]*\) idle periods.*/\1/p' "$tmp/b.syn")
+	"$IDLELAB" replay --bare 2 -g menu,teo,ladder "$tmp/b.idl" \
+		>"$tmp/bare" 2>&1 || bad "--bare on a synth trace"
+	"$IDLELAB" replay --format csv -g menu,teo,ladder "$tmp/b.idl" \
+		>"$tmp/b.csv"
+	grep -q merges "$tmp/bare" && bad "--bare: synth trace has merges"
+	for g in menu teo ladder; do
+		set -- $(awk -v g="$g" '$1 == g { print $2, $3, $5 }' \
+			"$tmp/bare")
+		sel=$(csv "$tmp/b.csv" "$g" selects "")
+		if [ "${1:-}" = "$n" ] && [ "${2:-}" = "$sel" ] &&
+		   awk -v r="${3:-0}" 'BEGIN { exit !(r > 0) }'; then
+			ok "--bare $g: $n periods, $sel selects as replay"
+		else
+			bad "--bare $g: '$*' against $n periods, $sel selects"
+		fi
+	done
+fi
+"$IDLELAB" replay --bare 1 -g menu "$def" >"$tmp/bare" 2>&1
+"$IDLELAB" replay --format csv -g menu "$def" >"$tmp/d.csv"
+m=$(sed -n 's/^# \([0-9]*\) periods that replay merges.*/\1/p' "$tmp/bare")
+p=$(awk '$1 == "menu" { print $2 }' "$tmp/bare")
+w=$(csv "$tmp/d.csv" workload idle_periods "")
+r=$(csv "$tmp/d.csv" workload recorded_periods "")
+if [ -n "$m" ] && [ "$p" = "$r" ] && [ $((p - m)) = "$w" ]; then
+	ok "--bare: $p periods, $m merged by replay into $w"
+else
+	bad "--bare on $def: periods '$p', merged '$m', replay $r -> $w"
+fi
+
 exit $fail

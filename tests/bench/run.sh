@@ -2,21 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make bench`: the machine, then import speed beside reference tools
 # (tests/bench/import.sh; BENCH_IMPORT=0 leaves it out), then replay
-# speed beside its reference: tests/bench/bare, each governor's
-# select+reflect loop alone over the same periods decoded into memory
-# (doc/performance.md).  The replay input is a large synthetic trace made
+# speed beside its reference: `idlelab replay --bare`, each governor's
+# select+reflect loop alone over the same periods decoded into memory,
+# in the same binary (doc/performance.md).  The replay input is a large synthetic trace made
 # with `idlelab synth` at bench time.  Each timed command runs BENCH_RUNS
 # times (default 5) and the fastest run counts.
 #
-# Environment: IDLELAB (default ./idlelab), BARE (default
-# tests/bench/bare), BENCH_SECONDS (synth duration per CPU, default 150 s
+# Environment: IDLELAB (default ./idlelab), BENCH_SECONDS (synth duration per CPU, default 150 s
 # of a 20 kHz interrupt workload plus timers, about 2.6 M periods per
 # CPU), BENCH_GOVERNORS (default menu teo ladder haltpoll oracle),
 # BENCH_JOBS (default: the number of CPUs, at least 2), BENCH_RUNS,
 # BENCH_SYNTHETIC (periods per CPU of the in-memory runs, 0: none).
 set -u
 IDLELAB=${IDLELAB:-./idlelab}
-BARE=${BARE:-tests/bench/bare}
 RUNS=${BENCH_RUNS:-5}
 SECS=${BENCH_SECONDS:-150}
 GOVS=${BENCH_GOVERNORS:-menu teo ladder haltpoll oracle}
@@ -47,10 +45,6 @@ if [ "${BENCH_IMPORT:-1}" != 0 ]; then
 fi
 echo "idlelab replay benchmark: $NCPU CPUs online, load average" \
      "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-if [ ! -x "$BARE" ]; then
-	echo "bench: $BARE not found (make bench builds it)" >&2
-	exit 1
-fi
 trace="$tmp/bench.idl"
 "$IDLELAB" synth -o "$trace" --machine skx --cpus "$JOBS" \
 	--duration "$SECS" --pattern 'poisson:20000+periodic' \
@@ -61,7 +55,8 @@ echo "input: idlelab synth --machine skx --cpus $JOBS --duration $SECS" \
      "$(($(wc -c <"$trace") / 1048576)) MB)"
 
 # the reference: every governor's bare loop, fastest of RUNS
-"$BARE" -r "$RUNS" "$trace" $GOVS >"$tmp/bare" || exit 1
+"$IDLELAB" replay --bare "$RUNS" -g "$(echo $GOVS | tr ' ' ,)" "$trace" \
+	>"$tmp/bare" || exit 1
 
 # timed NAME ARGS...: `idlelab replay ARGS` RUNS times, its CSV kept;
 # NAME_s is the fastest wall time (ns clock), NAME_kb its peak RSS
@@ -141,7 +136,7 @@ line "menu -j $JOBS vs -j 1" "$jn_s" "$total" "$j1_s" '>= 1.8' "$jn_kb"
 timed jn5 -g "$all" -j "$JOBS" "$trace" || exit 1
 line "$ngov in one pass -j $JOBS vs -j 1" "$jn5_s" $((total * ngov)) \
 	"$five_s" '' "$jn5_kb"
-echo "  (reference: tests/bench/bare on the same trace, the governor's" \
+echo "  (reference: idlelab replay --bare on the same trace, the governor's" \
      "select+reflect loop"
 echo "   alone over periods decoded into memory; for $ngov in one pass," \
      "the sum of their"
