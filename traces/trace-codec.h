@@ -7,7 +7,9 @@
 #ifndef IDLELAB_TRACE_CODEC_H
 #define IDLELAB_TRACE_CODEC_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "trace.h"
 #include "trace-format.h"
@@ -64,6 +66,20 @@ static inline void rec_encode(uint8_t *b, const struct idle_period *p)
 static inline void rec_decode(const uint8_t *b, uint32_t cpu,
 			      struct idle_period *p)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the four times are stored as the struct holds them, and so are
+	 * state, wake cause and flags: three copies instead of eight */
+	_Static_assert(offsetof(struct idle_period, delta_tick_ns) == 24 &&
+		       offsetof(struct idle_period, state) == 40 &&
+		       offsetof(struct idle_period, wake_cause) == 42 &&
+		       offsetof(struct idle_period, flags) == 43,
+		       "struct idle_period no longer matches the record");
+	memcpy(p, b, 32);
+	p->cpu = cpu;
+	memcpy(&p->wake_detail, b + 32, 4);
+	memcpy(&p->state, b + 36, 4);
+	p->reserved = 0;
+#else
 	p->entry_ns = get64(b + 0);
 	p->exit_ns = get64(b + 8);
 	p->sleep_length_ns = (int64_t)get64(b + 16);
@@ -74,6 +90,7 @@ static inline void rec_decode(const uint8_t *b, uint32_t cpu,
 	p->wake_cause = b[38];
 	p->flags = b[39];
 	p->reserved = 0;
+#endif
 }
 
 /* ---- block header -------------------------------------------------- */
