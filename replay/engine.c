@@ -493,8 +493,8 @@ static bool mergeable(const struct replay_cpu *rc, const struct idle_period *p)
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 {
 	rc->wl.recorded++;
-	if (p->exit_ns < p->entry_ns ||
-	    p->exit_ns - p->entry_ns > REPLAY_MAX_PERIOD_NS) {
+	/* (an exit before the entry wraps above the limit too) */
+	if (p->exit_ns - p->entry_ns > REPLAY_MAX_PERIOD_NS) {
 		rc->wl.bad++;
 		return;
 	}
@@ -586,8 +586,8 @@ void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 			continue;
 		}
 		rc->wl.recorded++;
-		if (q->exit_ns < q->entry_ns ||
-		    q->exit_ns - q->entry_ns > REPLAY_MAX_PERIOD_NS ||
+		/* (an exit before the entry wraps above the limit too) */
+		if (q->exit_ns - q->entry_ns > REPLAY_MAX_PERIOD_NS ||
 		    q->entry_ns < rc->prev_exit) {
 			rc->wl.bad++;
 			continue;

@@ -344,6 +344,47 @@ END_TEST
  *  - latency_req 100 us: C7s (124 us) and deeper are not allowed: C6
  *    (85 us, 200 us target), state 4.
  */
+/*
+ * Recorded periods that are not idle time are counted and left out, by
+ * one-at-a-time feeding and by batches alike: one that ends before it
+ * starts, one longer than REPLAY_MAX_PERIOD_NS, one that overlaps the
+ * period before it.
+ */
+START_TEST(test_bad_periods)
+{
+	struct replay_setup s;
+	struct idle_period p[5];
+	int batch, i;
+
+	setup_skl(&s);
+	add_gov(&s, "oracle");
+	init_skl(&s);
+	p[0] = period(10 * MS, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+	p[1] = period(20 * MS, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+	p[1].exit_ns = p[1].entry_ns - 1;
+	p[2] = period(30 * MS, (s64)REPLAY_MAX_PERIOD_NS + 1, TRACE_NO_TIMER,
+		      3 * MS, WAKE_IRQ);
+	p[3] = period(10 * MS + MS / 2, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+	p[4] = period(40 * MS, 2 * MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
+	for (batch = 0; batch < 2; batch++) {
+		struct replay_cpu *rc = start(&s);
+
+		if (batch)
+			replay_cpu_feed_batch(rc, p, 5);
+		else
+			for (i = 0; i < 5; i++)
+				replay_cpu_feed(rc, &p[i]);
+		replay_cpu_finish(rc);
+		ck_assert_uint_eq(rc->wl.recorded, 5);
+		ck_assert_uint_eq(rc->wl.bad, 3);
+		ck_assert_uint_eq(rc->wl.merged, 2);
+		ck_assert_uint_eq(rc->wl.idle_ns, 3 * MS);
+		ck_assert_uint_eq(rc->g[0].sc.selects, 2);
+		free(rc);
+	}
+}
+END_TEST
+
 START_TEST(test_oracle_whatif)
 {
 	struct replay_setup s;
@@ -1058,6 +1099,7 @@ static Suite *replay_suite(void)
 
 	tcase_add_test(tc, test_oracle_1ms);
 	tcase_add_test(tc, test_miss_classes);
+	tcase_add_test(tc, test_bad_periods);
 	tcase_add_test(tc, test_oracle_whatif);
 	tcase_add_test(tc, test_tick_split);
 	tcase_add_test(tc, test_tick_stop);
