@@ -111,27 +111,15 @@ static int load_cpu(const struct replay_trace *tr, unsigned int cpu,
 	return ret;
 }
 
-/* first_tick() of engine.c: the first tick after entry, in (0, T] */
-static s64 first_tick(const struct replay_setup *s,
-		      const struct bare_period *p)
-{
-	s64 t = s->tick_nsec, d = p->dtick;
-
-	if (s->own_hz) {
-		if (d > 0 && d <= t)
-			return d;
-		d %= t;
-		return d > 0 ? d : d + t;
-	}
-	return t - (s64)(p->entry_ns % (u64)t);
-}
-
 /* One period: the engine's run_gov() without its scoring. */
 static void run_period(struct bare_loop *l, const struct bare_period *p)
 {
 	struct idl_env *env = &l->env;
-	s64 t = l->s->tick_nsec, elapsed = 0, next_tick = first_tick(l->s, p);
-	bool stopped = (p->flags & IP_TICK_STOPPED) && l->stopped;
+	s64 t = l->s->tick_nsec, elapsed = 0, next_tick;
+	bool stopped = (p->flags & IP_TICK_STOPPED) && l->stopped, exact;
+
+	next_tick = replay_first_tick(l->s, p->entry_ns, p->dtick, p->flags,
+				      &exact);
 
 	for (;;) {
 		s64 remain = p->dur - elapsed, sleep = p->sleep, dtick, seg;
@@ -192,23 +180,13 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 static int bare_attach(struct bare_loop *l, const struct replay_setup *s,
 		       const struct idl_governor *g, unsigned int cpu)
 {
-	int i;
-
 	memset(l, 0, sizeof(*l));
 	l->s = s;
 	l->drv = s->drv;
 	l->ops = g->ops;
 	l->env.tick_nsec = s->tick_nsec;
 	l->env.latency_req = s->latency_req;
-	l->dev.cpu = cpu;
-	for (i = 0; i < s->table.count; i++) {
-		if (s->table.states[i].disabled)
-			l->dev.states_usage[i].disable |=
-				CPUIDLE_STATE_DISABLED_BY_USER;
-		if (s->table.states[i].flags & CSTATE_UNUSABLE)
-			l->dev.states_usage[i].disable |=
-				CPUIDLE_STATE_DISABLED_BY_DRIVER;
-	}
+	replay_dev_init(&l->dev, s, cpu);
 	idl_env_set_current(&l->env);
 	return idl_governor_attach(&l->dev, g, &l->drv);
 }

@@ -28,10 +28,28 @@ static const char *const vs_name[REPLAY_NVS] = {
 	"same", "too-deep", "too-shallow"
 };
 
+void replay_dev_init(struct cpuidle_device *dev, const struct replay_setup *s,
+		     unsigned int cpu)
+{
+	int i;
+
+	dev->cpu = cpu;
+	for (i = 0; i < s->table.count; i++) {
+		const struct cstate *c = &s->table.states[i];
+
+		if (c->disabled)
+			dev->states_usage[i].disable |=
+				CPUIDLE_STATE_DISABLED_BY_USER;
+		if (c->flags & CSTATE_UNUSABLE)
+			dev->states_usage[i].disable |=
+				CPUIDLE_STATE_DISABLED_BY_DRIVER;
+	}
+}
+
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err)
 {
-	int gi, i;
+	int gi;
 
 	memset(rc, 0, sizeof(*rc));
 	rc->setup = s;
@@ -45,17 +63,7 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 
 		if (s->skip[gi])
 			continue;
-		dev->cpu = cpu;
-		for (i = 0; i < s->table.count; i++) {
-			const struct cstate *c = &s->table.states[i];
-
-			if (c->disabled)
-				dev->states_usage[i].disable |=
-					CPUIDLE_STATE_DISABLED_BY_USER;
-			if (c->flags & CSTATE_UNUSABLE)
-				dev->states_usage[i].disable |=
-					CPUIDLE_STATE_DISABLED_BY_DRIVER;
-		}
+		replay_dev_init(dev, s, cpu);
 		if (idl_governor_attach(dev, &s->gov[gi], &rc->drv)) {
 			replay_cpu_finish(rc);
 			return idl_err_set(err, IDL_EXIT_FAILURE,
@@ -100,25 +108,6 @@ static s64 part_sleep(const struct replay_part *pt, s64 e)
 	if (pt->sleep == TRACE_NO_TIMER)
 		return TRACE_NO_TIMER;
 	return sl > 0 || !e ? sl : KTIME_MAX;
-}
-
-/* The first tick boundary after entry, relative to entry, in (0, T]. */
-static s64 first_tick(const struct replay_setup *s,
-		      const struct idle_period *p, bool *exact)
-{
-	s64 t = s->tick_nsec, d = p->delta_tick_ns;
-
-	*exact = false;
-	if (s->own_hz) {
-		if (d > 0 && d <= t) {
-			*exact = p->flags & IP_TICK_EXACT;
-			return d;
-		}
-		d %= t;
-		return d > 0 ? d : d + t;
-	}
-	/* what-if HZ: a grid of multiples of TICK_NSEC of the trace clock */
-	return t - (s64)(p->entry_ns % (u64)t);
 }
 
 struct seg_in {
@@ -306,6 +295,9 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 			cause = WAKE_TICK;
 			by_tick = true;
 		}
+		/* (written out here and in bare.c: as a shared function, the
+		 * governors' own branches were predicted worse after it,
+		 * doc/performance.md) */
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING) {
 			s64 lim = (s64)idl_core_poll_limit(drv, dev);
 
@@ -432,7 +424,8 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	pc->parts = parts;
 	pc->cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	pc->dur = (s64)(p->exit_ns - p->entry_ns);
-	pc->tick0 = first_tick(s, p, &pc->tick_exact);
+	pc->tick0 = replay_first_tick(s, p->entry_ns, p->delta_tick_ns,
+				      p->flags, &pc->tick_exact);
 	pc->cut = replay_cut(s, pc->dur);
 	pc->explain = explain && in_window(rc, p);
 	/* (IP_SLEEP_EXACT is bit 0) */

@@ -305,7 +305,34 @@ static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
 	return j;
 }
 
+/*
+ * The first tick boundary after an entry, relative to the entry, in
+ * (0, T]: the recorded delta_tick when the trace's own HZ is replayed
+ * (*@exact if the recorder marked it so), otherwise a grid of multiples
+ * of TICK_NSEC of the trace clock (what-if HZ).
+ */
+static inline s64 replay_first_tick(const struct replay_setup *s,
+				    u64 entry_ns, s64 delta_tick, u8 flags,
+				    bool *exact)
+{
+	s64 t = s->tick_nsec, d = delta_tick;
+
+	*exact = false;
+	if (s->own_hz) {
+		if (d > 0 && d <= t) {
+			*exact = flags & IP_TICK_EXACT;
+			return d;
+		}
+		d %= t;
+		return d > 0 ? d : d + t;
+	}
+	return t - (s64)(entry_ns % (u64)t);
+}
+
 /* engine.c */
+/* A column's device: its CPU, and the states it may not enter. */
+void replay_dev_init(struct cpuidle_device *dev, const struct replay_setup *s,
+		     unsigned int cpu);
 int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 		    unsigned int cpu, struct idl_err *err);
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p);
