@@ -210,5 +210,13 @@ if [ -n "$m" ] && [ "$p" = "$r" ] && [ $((p - m)) = "$w" ]; then
 else
 	bad "--bare on $def: periods '$p', merged '$m', replay $r -> $w"
 fi
+head -c 100000 "$def" >"$tmp/cut.idl"
+expect 0 "--bare on a truncated trace exits 0" \
+	"$IDLELAB" replay --bare 1 -g menu "$tmp/cut.idl"
+if [ "$(grep -c 'truncated block' "$tmp/err")" = 1 ]; then
+	ok "--bare: the damage is told once"
+else
+	bad "--bare: damage told $(grep -c 'truncated block' "$tmp/err") times"
+fi
 
 exit $fail
