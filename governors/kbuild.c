@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -132,11 +133,54 @@ static int run(char *const argv[], bool verbose)
 
 struct build {
 	const struct kbuild_opts *o;
-	char	kc[4096], inc[4096], dir[64];
+	char	kc[4096], inc[4096], dir[1100];
 	char	kc_inc[4200], prelude[4200], version[64], origin[700];
-	char	obj[3][200], tmp_out[4200];
+	char	obj[3][1200], tmp_out[4200];
 	const char *cc;
 };
+
+#define BUILD_DIR	"idlelab-build-"	/* + PID.XXXXXX */
+
+/* Where a build's objects go: $TMPDIR, or /tmp. */
+static const char *build_tmp(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t == '/' && strlen(t) < 1000 ? t : "/tmp";
+}
+
+/*
+ * A build killed before it could remove its directory leaves it behind:
+ * the next build removes those whose process is gone (idl_tmp_stale()),
+ * only this user's, and only the objects a build writes there.
+ */
+static void remove_stale_builds(const char *tmp)
+{
+	size_t plen = strlen(BUILD_DIR);
+	struct dirent *de;
+	DIR *d = opendir(tmp);
+	int i;
+
+	while (d && (de = readdir(d))) {
+		char dir[1100], obj[1200];
+		struct stat st;
+
+		if (strncmp(de->d_name, BUILD_DIR, plen))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", tmp, de->d_name);
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() ||
+		    !idl_tmp_stale(de->d_name + plen, st.st_mtime))
+			continue;
+		for (i = 0; i < 3; i++) {
+			snprintf(obj, sizeof(obj), "%s/%d.o", dir, i);
+			unlink(obj);
+		}
+		rmdir(dir);
+	}
+	if (d)
+		closedir(d);
+}
 
 /* cc -c one file: @kernel selects the compatibility prelude. */
 static int compile(struct build *b, const char *src, const char *obj,
@@ -146,6 +190,7 @@ static int compile(struct build *b, const char *src, const char *obj,
 	int n = 0;
 
 	argv[n++] = (char *)b->cc;
+	argv[n++] = "-pipe";	/* no temporary files of its own to leave */
 	argv[n++] = "-std=gnu11";
 	argv[n++] = "-O2";
 	argv[n++] = "-fPIC";
@@ -220,7 +265,9 @@ static int setup(struct build *b, const struct kbuild_opts *o,
 	snprintf(b->origin, sizeof(b->origin),
 		 "-DKC_ORIGIN=\"kernel source %.400s, %u.%u rules\"",
 		 base ? base + 1 : o->src, *ver >> 16, (*ver >> 8) & 255);
-	snprintf(b->dir, sizeof(b->dir), "/tmp/idlelab-build-XXXXXX");
+	remove_stale_builds(build_tmp());
+	snprintf(b->dir, sizeof(b->dir), "%s/" BUILD_DIR "%ld.XXXXXX",
+		 build_tmp(), (long)getpid());
 	if (!mkdtemp(b->dir))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "mkdtemp: %s",
 				   strerror(errno));

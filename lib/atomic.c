@@ -27,23 +27,29 @@ static bool all_alnum(const char *s, size_t n)
 	return !s[n];
 }
 
-/* @rest follows "BASE.tmp": is it a temporary file nobody writes? */
-static bool stale(const char *dir, const char *name, const char *rest)
+bool idl_tmp_stale(const char *rest, time_t mtime)
 {
-	char p[4400];
-	struct stat st;
 	char *end;
 	long pid;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (lstat(p, &st) || !S_ISREG(st.st_mode))
-		return false;
 	pid = strtol(rest, &end, 10);
 	if (end != rest && *end == '.' && all_alnum(end + 1, 6))
 		return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
 	if (*rest == '-')
 		rest++;
-	return all_alnum(rest, 6) && st.st_mtime < time(NULL) - OLD_TMP_AGE_S;
+	return all_alnum(rest, 6) && mtime < time(NULL) - OLD_TMP_AGE_S;
+}
+
+/* @rest follows "BASE.tmp": is it a temporary file nobody writes? */
+static bool stale(const char *dir, const char *name, const char *rest)
+{
+	char p[4400];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (lstat(p, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return idl_tmp_stale(rest, st.st_mtime);
 }
 
 static void remove_stale(const char *path)

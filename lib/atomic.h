@@ -2,7 +2,9 @@
 #ifndef IDLELAB_ATOMIC_H
 #define IDLELAB_ATOMIC_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "error.h"
 
@@ -25,5 +27,12 @@ int idl_write_atomic(const char *path,
  * that are more than an hour old.  -1 when @path is too long.
  */
 int idl_tmp_template(const char *path, char *tmp, size_t len);
+
+/*
+ * Is a temporary name whose end is @rest ("PID.XXXXXX", or of the older
+ * forms "XXXXXX" and "-XXXXXX") left by a writer that is gone: its
+ * process no longer runs, or, without a pid, @mtime is an hour old?
+ */
+bool idl_tmp_stale(const char *rest, time_t mtime);
 
 #endif /* IDLELAB_ATOMIC_H */

@@ -203,4 +203,24 @@ expect2 "a source that registers no governor" "registers no governor" \
 	"$IDLELAB" governor build "$T/noreg.c" -o "$T/noreg.so"
 expect2 "--kernel malformed" "is not MAJOR.MINOR" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel five
+
+# A build killed before it removed its directory in $TMPDIR: the next
+# build removes it if its process is gone, and only then; it leaves
+# nothing of its own, and touches no other name.
+mkdir "$T/tmp"
+dead=$(sh -c 'echo $$')
+for d in "idlelab-build-$dead.AbC123" "idlelab-build-$$.AbC123" \
+	 "idlelab-build-other"; do
+	mkdir "$T/tmp/$d"
+	: >"$T/tmp/$d/0.o"
+	: >"$T/tmp/$d/1.o"
+done
+TMPDIR=$T/tmp "$IDLELAB" governor build "$P/kdeepest.c" -o "$T/k2.so" \
+	>/dev/null 2>&1 || bad "governor build with TMPDIR"
+left=$(ls "$T/tmp" | tr '\n' ' ')
+if [ "$left" = "idlelab-build-$$.AbC123 idlelab-build-other " ]; then
+	ok "a killed build's directory removed, a running one's kept"
+else
+	bad "build directories left in TMPDIR: $left"
+fi
 exit $fail
