@@ -58,10 +58,9 @@ static int push(struct bare_cpu *c, const struct idle_period *ip,
 {
 	struct bare_period *p;
 
-	if (c->have_last &&
-	    (c->last_cause == WAKE_TICK || (c->last_flags & IP_POLL_LIMIT)) &&
-	    ip->entry_ns >= c->last_exit &&
-	    ip->entry_ns - c->last_exit <= (u64)s->merge_gap_ns)
+	if (c->have_last && replay_merges(c->last_cause, c->last_flags,
+					  c->last_exit, ip->entry_ns,
+					  s->merge_gap_ns))
 		c->mergeable++;
 	c->have_last = true;
 	c->last_exit = ip->exit_ns;

@@ -477,10 +477,8 @@ static void add_part(struct replay_cpu *rc, const struct idle_period *p)
 /* Recorded wakeups that a governor made, not the workload. */
 static bool mergeable(const struct replay_cpu *rc, const struct idle_period *p)
 {
-	if (rc->last_cause != WAKE_TICK && !(rc->last_flags & IP_POLL_LIMIT))
-		return false;
-	return p->entry_ns >= rc->cur.exit_ns &&
-	       p->entry_ns - rc->cur.exit_ns <= (u64)rc->setup->merge_gap_ns;
+	return replay_merges(rc->last_cause, rc->last_flags, rc->cur.exit_ns,
+			     p->entry_ns, rc->setup->merge_gap_ns);
 }
 
 void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
@@ -516,11 +514,6 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 	rc->have = true;
 }
 
-/* A recorded period that a later one may be merged into (mergeable()). */
-static bool merge_target(u8 cause, u8 flags)
-{
-	return cause == WAKE_TICK || (flags & IP_POLL_LIMIT);
-}
 
 /*
  * Periods simulated governor by governor rather than period by period:
@@ -569,12 +562,12 @@ void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 	for (i = 0; i < n; i++) {
 		const struct idle_period *q = &p[i];
 
-		if (rc->have || merge_target(q->wake_cause, q->flags)) {
+		if (rc->have || replay_merge_target(q->wake_cause, q->flags)) {
 			run_group(rc, grp, ng);
 			ng = 0;
 			replay_cpu_feed(rc, q);
 			if (rc->have &&
-			    !merge_target(rc->last_cause, rc->last_flags))
+			    !replay_merge_target(rc->last_cause, rc->last_flags))
 				process(rc, &rc->cur);
 			continue;
 		}

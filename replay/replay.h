@@ -329,6 +329,22 @@ static inline s64 replay_first_tick(const struct replay_setup *s,
 	return t - (s64)(entry_ns % (u64)t);
 }
 
+/* A recorded period that a later one may be merged into: it ended by a
+ * governor's doing (a tick wakeup, a poll time limit), not the workload's. */
+static inline bool replay_merge_target(u8 cause, u8 flags)
+{
+	return cause == WAKE_TICK || (flags & IP_POLL_LIMIT);
+}
+
+/* Is a recorded entry at @entry_ns, within @gap_ns of the end @end_ns of
+ * a period that ended with @cause and @flags, that period going on? */
+static inline bool replay_merges(u8 cause, u8 flags, u64 end_ns,
+				 u64 entry_ns, s64 gap_ns)
+{
+	return replay_merge_target(cause, flags) && entry_ns >= end_ns &&
+	       entry_ns - end_ns <= (u64)gap_ns;
+}
+
 /* engine.c */
 /* A column's device: its CPU, and the states it may not enter. */
 void replay_dev_init(struct cpuidle_device *dev, const struct replay_setup *s,

@@ -70,6 +70,7 @@ static inline void rec_decode(const uint8_t *b, uint32_t cpu,
 	/* the four times are stored as the struct holds them, and so are
 	 * state, wake cause and flags: three copies instead of eight */
 	_Static_assert(offsetof(struct idle_period, delta_tick_ns) == 24 &&
+		       offsetof(struct idle_period, wake_detail) == 36 &&
 		       offsetof(struct idle_period, state) == 40 &&
 		       offsetof(struct idle_period, wake_cause) == 42 &&
 		       offsetof(struct idle_period, flags) == 43,
