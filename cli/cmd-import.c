@@ -29,7 +29,9 @@ static void import_usage(FILE *f)
 	fprintf(f, "]\n"
 "                      [--instance NAME]\n\n"
 "Turn a kernel trace with power:cpu_idle events (and timer, irq, ipi and\n"
-"sched events when present) into an idlelab trace of idle periods.\n");
+"sched events when present) into an idlelab trace of idle periods: ftrace\n"
+"text (trace, trace_pipe), trace-cmd report or perf script text, or a\n"
+"trace.dat.\n");
 }
 
 static const char import_footer[] =
@@ -131,12 +133,17 @@ static void summary(const char *in, const struct import_summary *s)
 	double secs = s->seconds;
 	int i;
 
+	char hz[32] = "unknown";
+
+	if (st->hz)
+		snprintf(hz, sizeof(hz), "%u%s", st->hz,
+			 s->hz_estimated ? " (estimated)" : "");
 	fprintf(stderr, "%s: %llu events in %.2f s (%.0f events/s), "
-		"%llu idle periods on %u CPUs, HZ %u%s\n", in,
+		"%llu idle periods on %u CPU%s, HZ %s\n", in,
 		(unsigned long long)st->events, secs,
 		secs > 0 ? st->events / secs : 0.0,
-		(unsigned long long)st->periods, st->max_cpu, st->hz,
-		s->hz_estimated ? " (estimated)" : "");
+		(unsigned long long)st->periods, st->max_cpu,
+		st->max_cpu == 1 ? "" : "s", hz);
 	fprintf(stderr, "partial periods not emitted: %llu at start, %llu at "
 		"end; entries without exit: %llu; lost events: %llu\n",
 		(unsigned long long)st->partial_start,
@@ -146,6 +153,12 @@ static void summary(const char *in, const struct import_summary *s)
 	if (st->no_entry)
 		fprintf(stderr, "exits without entry (lost events?): %llu\n",
 			(unsigned long long)st->no_entry);
+	if (st->overwritten)
+		idl_warn("%s: the ring buffer overwrote its oldest %llu events "
+			 "(entries-written less entries-in-buffer): each CPU's "
+			 "record starts at another time; capture with a larger "
+			 "buffer_size_kb", in,
+			 (unsigned long long)st->overwritten);
 	fprintf(stderr, "exact sleep length: %llu, exact delta_tick: %llu, "
 		"no known timer: %llu\nwake causes:",
 		(unsigned long long)st->sleep_exact,

@@ -300,6 +300,12 @@ static void dump_explain(const struct cli *c, const struct replay_run *run)
 		for (u = 0; u < tr->ncpu; u++) {
 			if (!tr->explain[u])
 				continue;
+			/* (written to its end: the position is its size) */
+			if (ftell(tr->explain[u]) <= 0) {
+				idl_warn("--explain: %s: no period of CPU %u in "
+					 "the window", tr->path, u);
+				continue;
+			}
 			fprintf(out, "# explain %s cpu %u\n", tr->path, u);
 			rewind(tr->explain[u]);
 			while ((n = fread(buf, 1, sizeof(buf),

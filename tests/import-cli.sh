@@ -43,6 +43,19 @@ imp "$T/crlf.txt" -o "$T/c.idl" --machine vm-haltpoll --hz 250 ||
 "$IDLELAB" info "$T/c.idl" --format json | sed -n '/"stats"/,$p' >"$T/c.stats"
 cmp -s "$T/a.stats" "$T/c.stats" || bad "CRLF import differs"
 
+# The header says the ring buffer kept 24 of 1024 events written: the
+# 1000 it overwrote are the trace's lost events, with a warning; the
+# periods are those of the whole file.
+sed 's|entries-written: 24/24 |entries-written: 24/1024 |' \
+	"$FX/ftrace-nsec.txt" >"$T/ow.txt"
+imp "$T/ow.txt" -o "$T/ow.idl" --machine vm-haltpoll --hz 250 ||
+	bad "overwritten import: $(cat "$T/err")"
+grep -q 'warning: .*ring buffer overwrote its oldest 1000 events' "$T/err" ||
+	bad "no overwrite warning: $(cat "$T/err")"
+expect "$T/ow.idl" lost_events 1000
+expect "$T/ow.idl" nr_periods 3
+expect "$T/a.idl" lost_events 0
+
 # trace-cmd report rendering of the same events: "version = 6" header,
 # cpus=2, usec timestamps, state=-1 exits, sched plugin formats.
 imp "$FX/report-usec.txt" -o "$T/r.idl" --machine vm-haltpoll --hz 250 ||
@@ -60,6 +73,38 @@ imp "$FX/report-instances.txt" -o "$T/i2.idl" --machine vm-haltpoll \
 expect "$T/i2.idl" nr_periods 1
 imp "$FX/report-instances.txt" -o "$T/i3.idl" --machine vm-haltpoll \
 	--instance nosuch && bad "unknown instance accepted"
+
+# perf script text, a real capture of a 2-CPU VM (perf record -e
+# power:cpu_idle -e timer:... -e irq:... -e ipi:... -e sched:... -a;
+# perf script): "COMM PID [CPU]", no flags column, each event named with
+# its subsystem.  The periods are the exits that follow an entry on their
+# CPU (awk); the same lines in the ftrace layout give the same trace; an
+# event under another subsystem is not cpu_idle.
+ps=$FX/perf-script.txt
+n=$(awk '/ power:cpu_idle: / { s = $0; sub(/.*state=/, "", s);
+	c = $0; sub(/.*cpu_id=/, "", c); c += 0;
+	if (s ~ /^4294967295 /) { if (o[c]) n++; o[c] = 0 } else o[c] = 1 }
+	END { print n + 0 }' "$ps")
+[ "$n" -gt 50 ] || bad "perf-script.txt: only $n periods by awk"
+imp "$ps" -o "$T/p.idl" --machine vm-haltpoll ||
+	bad "perf script import: $(cat "$T/err")"
+expect "$T/p.idl" nr_periods "$n"
+sed -e 's/^\( *[^ ].*[^ ]\) \{1,\}\([0-9]\{1,\}\) \[/\1-\2 [/' \
+    -e 's/: \{1,\}[a-z]*:\([a-z_]*\): /: \1: /' "$ps" >"$T/p.txt"
+grep -q ' power:' "$T/p.txt" && bad "perf script -> ftrace: sed left a subsystem"
+imp "$T/p.txt" -o "$T/p2.idl" --machine vm-haltpoll ||
+	bad "perf script as ftrace: $(cat "$T/err")"
+"$IDLELAB" info "$T/p.idl" --format json 2>/dev/null |
+	sed -n '/"stats"/,$p' >"$T/p.stats"
+"$IDLELAB" info "$T/p2.idl" --format json 2>/dev/null |
+	sed -n '/"stats"/,$p' >"$T/p2.stats"
+cmp -s "$T/p.stats" "$T/p2.stats" ||
+	bad "perf script and its ftrace layout differ"
+sed 's/ power:cpu_idle: / timer:cpu_idle: /' "$ps" >"$T/p3.txt"
+imp "$T/p3.txt" -o "$T/p3.idl" --machine vm-haltpoll &&
+	bad "timer:cpu_idle taken for power:cpu_idle"
+grep -q 'no power:cpu_idle events' "$T/err" ||
+	bad "timer:cpu_idle: $(cat "$T/err")"
 
 # The corpus trace-cmd report text (ARM Juno, no timer events): 237 entries
 # and 237 exits; 6 CPUs start idle and 6 end idle -> 231 periods.  The
@@ -85,6 +130,18 @@ imp "$FX/small.dat" -o "$T/d.idl" --machine vm-haltpoll ||
 n=$(jv "$T/d.idl" nr_periods)
 [ "${n:-0}" -gt 100 ] || bad "dat fixture: only '$n' periods"
 expect "$T/d.idl" hz 250		# estimated from tick spacing
+# a --hz the tick events contradict is used, with a warning
+imp "$FX/small.dat" -o "$T/dh.idl" --machine vm-haltpoll --hz 1000 ||
+	bad "dat --hz 1000: $(cat "$T/err")"
+grep -q "warning: .*--hz 1000, but the tick events' spacing gives HZ 250" \
+	"$T/err" || bad "no --hz warning: $(cat "$T/err")"
+expect "$T/dh.idl" hz 1000
+# its events are in an instance: the empty top buffer is refused, as in
+# text (exit 2, nothing written)
+imp "$FX/small.dat" -o "$T/d0.idl" --machine vm-haltpoll --instance ""
+[ $? = 2 ] && [ ! -e "$T/d0.idl" ] &&
+	grep -q "no cpu_idle events in buffer ''" "$T/err" ||
+	bad "dat, empty top buffer: $(cat "$T/err")"
 if command -v trace-cmd >/dev/null 2>&1; then
 	trace-cmd report "$FX/small.dat" >"$T/small.txt" 2>/dev/null
 	imp "$T/small.txt" -o "$T/dt.idl" --machine vm-haltpoll ||

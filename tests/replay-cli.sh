@@ -118,6 +118,12 @@ n=$(grep -c '^cpu 0 period' "$tmp/ex")
 grep -q '^cpu 1 ' "$tmp/ex" && bad "--explain printed another CPU"
 grep -q '^  oracle .*oracle .*: same' "$tmp/ex" && ok "--explain shows the oracle" \
 	|| bad "--explain oracle line"
+# a window past the trace's 100 periods: nothing to explain, said
+"$IDLELAB" replay --synthetic 100:2 -g menu --explain 0:200-300 \
+	>"$tmp/ex" 2>"$tmp/exerr" || bad "--explain past the end run"
+grep -q 'warning: --explain: .*no period of CPU 0 in the window' \
+	"$tmp/exerr" && ! grep -q '^cpu ' "$tmp/ex" &&
+	ok "--explain past the end warns" || bad "--explain past the end"
 
 # The governor live at capture and agreement with the kernel, on a
 # fixture under haltpoll with guest_halt_poll_ns=0 (3 entries: 1, 1, 0).

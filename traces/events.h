@@ -41,6 +41,9 @@ enum ev_type {
 #define EV_TIMER_PINNED		0x00100000U
 #define EV_TIMER_IRQSAFE	0x00200000U
 
+/* The tracefs subsystem of event @type ("power", "timer", ...), or NULL. */
+const char *ev_system(uint16_t type);
+
 /* Timer functions that are the scheduler tick (names across versions). */
 bool ev_is_tick_function(const char *name);
 /* 32-bit FNV-1a of a function name: the wake_detail of timer wakeups. */

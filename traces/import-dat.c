@@ -173,6 +173,11 @@ static int scan_dat(const char *path, const char *instance,
 				   "%s: no buffer named '%s'" :
 				   "%s: no power:cpu_idle events%s", path,
 				   instance ? instance : "");
+	/* as the text importers: a buffer without them is no trace */
+	if (!s->buf[s->chosen].idle_events)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: no cpu_idle events in buffer '%s'",
+				   path, instance);
 	return 0;
 }
 

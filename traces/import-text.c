@@ -31,6 +31,7 @@ struct scan_part {
 	uint32_t		nr_cpus, hz_stated;
 	bool			cpus_set, hz_set;
 	char			clock[32], kernel[128];
+	uint64_t		overwritten;	/* by the ring buffer */
 	/* cpu_idle events per buffer, in order of appearance */
 	int			nr_buffers;
 	bool			overflow;	/* some not counted */
@@ -112,6 +113,23 @@ static int parse_cpus(const char *s, unsigned int *n)
 	return 0;
 }
 
+/*
+ * "# entries-in-buffer/entries-written: 3835/48659   #P:2", the header
+ * of the tracefs "trace" file: more written than kept means that the
+ * ring buffer overwrote the oldest events (no "LOST" line says so).
+ */
+static bool overwritten_line(const char *s, struct scan_part *p)
+{
+	unsigned long long kept, written;
+
+	if (sscanf(s, "# entries-in-buffer/entries-written: %llu/%llu",
+		   &kept, &written) != 2)
+		return false;
+	if (written > kept)
+		p->overwritten += written - kept;
+	return true;
+}
+
 static int scan_line(void *ctx, unsigned long lineno, char *line,
 		     size_t len, bool plain, struct idl_err *err)
 {
@@ -128,6 +146,8 @@ static int scan_line(void *ctx, unsigned long lineno, char *line,
 		p->cpus_set = true;
 		return 0;
 	}
+	if (line[0] == '#' && overwritten_line(line, p))
+		return 0;
 	if (line[0] == '#' && !strncmp(line, "# idlelab-raw:", 14)) {
 		if (raw_header(line + 14, p))
 			return idl_err_at_line(err, p->fast.path, lineno,
@@ -189,6 +209,7 @@ static void scan_merge(struct scan_part *a, const struct scan_part *b)
 		}
 	}
 	hz_est_merge(&a->hz, &b->hz);
+	a->overwritten += b->overwritten;
 	if (b->max_cpu > a->max_cpu)
 		a->max_cpu = b->max_cpu;
 	if (b->cpus_set) {
@@ -257,6 +278,7 @@ static void scan_result(const struct scan_part *p, struct import_scan *s)
 	}
 	memcpy(s->clock, p->clock, sizeof(s->clock));
 	memcpy(s->kernel, p->kernel, sizeof(s->kernel));
+	s->overwritten = p->overwritten;
 	for (i = 0; i < p->nr_buffers; i++) {
 		memcpy(s->buf[i].name, p->buf[i].name, sizeof(s->buf[i].name));
 		s->buf[i].idle_events = p->buf[i].idle_events;
@@ -288,7 +310,9 @@ static int choose_buffer(struct import_scan *s, const char *instance,
 				   path, instance);
 	if (s->chosen < 0)
 		return idl_err_set(err, IDL_EXIT_BADINPUT,
-				   "%s: no power:cpu_idle events", path);
+				   "%s: no power:cpu_idle events in the "
+				   "layouts read (ftrace text, trace-cmd "
+				   "report, perf script)", path);
 	return 0;
 }
 

@@ -47,9 +47,30 @@ const struct importer *importer_find(const char *name)
 	return NULL;
 }
 
+/* The compressors' magic numbers: such a file is refused by name, not
+ * read as text that holds no event. */
+static const char *compressed(const unsigned char *head, size_t n)
+{
+	static const struct {
+		const char	*name, *magic;
+		size_t		len;
+	} z[] = {
+		{ "gzip", "\x1f\x8b", 2 }, { "xz", "\xfd" "7zXZ", 6 },
+		{ "zstd", "\x28\xb5\x2f\xfd", 4 }, { "bzip2", "BZh", 3 },
+		{ "lz4", "\x04\x22\x4d\x18", 4 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(z) / sizeof(z[0]); i++)
+		if (n >= z[i].len && !memcmp(head, z[i].magic, z[i].len))
+			return z[i].name;
+	return NULL;
+}
+
 const struct importer *importer_detect(const char *path,
 				       struct idl_err *err)
 {
+	const char *zname;
 	const struct importer *const *i;
 	unsigned char head[IMPORT_HEAD_MAX];
 	FILE *f = fopen(path, "rb");
@@ -62,6 +83,12 @@ const struct importer *importer_detect(const char *path,
 	}
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
+	zname = compressed(head, n);
+	if (zname) {
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s-compressed: "
+			    "decompress it first", path, zname);
+		return NULL;
+	}
 	for (i = importers; *i; i++)
 		if ((*i)->detect(head, n))
 			return *i;
@@ -155,6 +182,10 @@ static const struct importer *prepare(const struct import_opts *o,
 	}
 	if (imp->scan(o->in, o->instance, sc, err))
 		return NULL;
+	if (o->hz && sc->hz && o->hz != sc->hz)
+		idl_warn("%s: --hz %u, but the %s HZ %u", o->in, o->hz,
+			 sc->hz_from_file ? "file states" :
+			 "tick events' spacing gives", sc->hz);
 	fill_meta(meta, o, sc, imp->desc);
 	if (cstate_table_resolve(o->machine, o->states, &meta->table, err))
 		return NULL;
@@ -167,11 +198,16 @@ static int convert(const struct import_opts *o, const struct importer *imp,
 		   struct idl_err *err)
 {
 	const char *inst = sc->buf[sc->chosen].name;
+	struct trace_meta *meta = trace_writer_meta(rc->w);
 
 	if (imp->run(o->in, inst, push_event, rc, err) ||
 	    ev_sorter_flush(rc->sorter, err) || model_finish(rc->m, err))
 		return -1;
-	model_fill_meta(rc->m, trace_writer_meta(rc->w));
+	model_fill_meta(rc->m, meta);
+	/* lost before the capture was read, not seen by the model */
+	if (__builtin_add_overflow(meta->lost_events, sc->overwritten,
+				   &meta->lost_events))
+		meta->lost_events = UINT64_MAX;
 	if (trace_writer_close(rc->w, err)) {
 		rc->w = NULL;
 		return -1;
@@ -205,6 +241,7 @@ int import_trace(const struct import_opts *o, struct import_summary *s,
 	if (!rc.sorter || convert(o, imp, &sc, &rc, err))
 		goto out;
 	s->stats = *model_get_stats(rc.m);
+	s->stats.overwritten = sc.overwritten;
 	s->seconds = idl_mono_s() - t0;
 	/* the file's or --hz's HZ is a fact; the scan's or model's a guess */
 	s->hz_estimated = !o->hz && !sc.hz_from_file &&

@@ -26,6 +26,7 @@ struct import_scan {
 	uint32_t	nr_cpus;	/* "cpus=N" or highest CPU + 1 */
 	char		clock[32];	/* trace clock if the file says */
 	char		kernel[128];	/* uname -r if the file says */
+	uint64_t	overwritten;	/* events the ring buffer overwrote */
 	int		nr_buffers;
 	struct {
 		char	name[64];	/* "" = top-level buffer */

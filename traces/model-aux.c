@@ -29,6 +29,22 @@ bool ev_is_tick_function_n(const char *name, size_t n)
 	return false;
 }
 
+const char *ev_system(uint16_t type)
+{
+	static const char *const sys[EV_TYPE_COUNT] = {
+		[EV_CPU_IDLE] = "power",	[EV_CPU_IDLE_MISS] = "power",
+		[EV_HRTIMER_START] = "timer",	[EV_HRTIMER_CANCEL] = "timer",
+		[EV_HRTIMER_EXPIRE_ENTRY] = "timer",
+		[EV_TIMER_START] = "timer",	[EV_TIMER_CANCEL] = "timer",
+		[EV_TIMER_EXPIRE_ENTRY] = "timer", [EV_TICK_STOP] = "timer",
+		[EV_IRQ_HANDLER_ENTRY] = "irq",	[EV_IPI_SEND_CPU] = "ipi",
+		[EV_IPI_SEND_CPUMASK] = "ipi",	[EV_SCHED_WAKEUP] = "sched",
+		[EV_SCHED_SWITCH] = "sched",
+	};
+
+	return type < EV_TYPE_COUNT ? sys[type] : NULL;
+}
+
 bool ev_is_tick_function(const char *name)
 {
 	return ev_is_tick_function_n(name, strlen(name));
@@ -70,10 +86,14 @@ void model_print_missing(const struct model_stats *st, FILE *f)
 	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
 		fprintf(f, "no ipi_send events: IPI wakeups show as "
 			"sched or unknown\n");
+	if (n[EV_CPU_IDLE] && !st->with_flags)
+		fprintf(f, "no flags column (trace_options noirq-info, perf "
+			"script): need-resched and interrupt context "
+			"unknown\n");
 	if (!n[EV_SCHED_SWITCH])
 		fprintf(f, "no sched_switch events: idle-loop ends taken "
-			"from need-resched flags, wakeups and the tick "
-			"handler\n");
+			"from %swakeups and the tick handler\n",
+			st->with_flags ? "need-resched flags, " : "");
 	if (!n[EV_TICK_STOP])
 		fprintf(f, "no tick_stop events: tick-stopped flag never "
 			"set\n");

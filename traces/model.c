@@ -1050,6 +1050,7 @@ int model_feed(struct model *m, const struct raw_event *e,
 
 	m->st.events++;
 	m->st.by_type[e->type < EV_TYPE_COUNT ? e->type : 0]++;
+	m->st.with_flags += e->ctx & EV_CTX_KNOWN;
 	if (e->cpu >= TRACE_MAX_CPUS)
 		return idl_err_set(err, IDL_EXIT_BADINPUT,
 				   "CPU %u beyond the limit of %d CPUs",

@@ -45,6 +45,9 @@ struct model_stats {
 	uint64_t	late_events;		/* older than the CPU's last */
 	uint64_t	disordered;		/* periods dropped: out of order */
 	uint64_t	lost_events;		/* reported by the reader */
+	uint64_t	overwritten;		/* the ring buffer's (the file's
+						 * header; set by import.c) */
+	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
 	uint64_t	stale_timers;		/* overdue, expiry never seen */

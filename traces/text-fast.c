@@ -375,27 +375,23 @@ struct split {
 	char		*fields;
 };
 
-#define SPLIT_OK	0
-#define SPLIT_NONE	1	/* no '[': no event */
-#define SPLIT_SLOW	2	/* for the general parser */
-
 /*
- * "[CPU] [FLAGS] SECONDS.FRACTION: NAME: " at the line's first '['; the
- * general parser would try later '[' when this one is not followed by
- * all that, so then the line is its.
+ * "[CPU] [FLAGS] SECONDS.FRACTION: NAME: " at the line's first '['.
+ * False leaves the line to the general parser: it tries later '[', and
+ * tells what is wrong with a cpu_idle line it cannot read either.
  */
-static int split(char *line, size_t len, struct raw_event *e,
-		 struct split *sp)
+static bool split(char *line, size_t len, struct raw_event *e,
+		  struct split *sp)
 {
 	const char *p = memchr(line, '[', len), *end;
 	uint64_t cpu;
 
 	if (!p)
-		return SPLIT_NONE;
+		return false;
 	p++;
 	if (!digits(&p, 9, &cpu) || p[0] != ']' || !is_blank(p[1]) ||
 	    cpu >= TRACE_MAX_CPUS)
-		return SPLIT_SLOW;
+		return false;
 	for (p += 2; is_blank(*p); p++)
 		;
 	if (!is_digit(*p)) {		/* the irq-info flags, "dNh1." */
@@ -405,17 +401,17 @@ static int split(char *line, size_t len, struct raw_event *e,
 			;
 	}
 	if (!timestamp(&p, &e->ts))
-		return SPLIT_SLOW;
+		return false;
 	while (is_blank(*p))
 		p++;
 	end = token_end(p);
 	if (end - p < 2 || end[-1] != ':')
-		return SPLIT_SLOW;
+		return false;
 	sp->name = line + (p - line);
 	sp->name_len = (size_t)(end - p - 1);
 	sp->fields = line + (end - line) + (*end ? 1 : 0);
 	e->cpu = (uint32_t)cpu;
-	return SPLIT_OK;
+	return true;
 }
 
 int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
@@ -424,7 +420,6 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 	struct raw_event e;
 	struct split sp;
 	struct line_ctx l;
-	int r;
 
 	/* an instance prefix "NAME: ", a lost-events line "CPU:N [...]" */
 	if (!is_blank(line[0]) && line[0] != '#')
@@ -432,9 +427,8 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 	if (line[0] == '#')
 		return 0;
 	memset(&e, 0, sizeof(e));
-	r = split(line, len, &e, &sp);
-	if (r != SPLIT_OK)
-		return r == SPLIT_NONE ? 0 : TEXT_SLOW;
+	if (!split(line, len, &e, &sp))
+		return TEXT_SLOW;
 	e.type = text_event_type(sp.name, sp.name_len);
 	/* an event of no use, or the top-level buffer is not wanted */
 	if (e.type == EV_NONE || (f->want && *f->want))

@@ -358,7 +358,7 @@ static int emit_cpumask(const struct line_ctx *l, struct raw_event *e,
  * of a length tried first): one compare per line, as this runs for every
  * line of a capture, twice.
  */
-uint16_t text_event_type(const char *name, size_t len)
+static uint16_t event_by_name(const char *name, size_t len)
 {
 	switch (len) {
 	case 8:
@@ -397,6 +397,26 @@ uint16_t text_event_type(const char *name, size_t len)
 		break;
 	}
 	return EV_NONE;
+}
+
+/*
+ * The event called @name (@len bytes), or EV_NONE.  perf script puts
+ * the subsystem in front, "power:cpu_idle"; it must be the event's own.
+ * Only a name that is no event is searched for the ':'.
+ */
+uint16_t text_event_type(const char *name, size_t len)
+{
+	uint16_t type = event_by_name(name, len);
+	const char *colon, *sys;
+	size_t n;
+
+	if (type != EV_NONE || !(colon = memchr(name, ':', len)))
+		return type;
+	n = (size_t)(colon - name);
+	type = event_by_name(colon + 1, len - n - 1);
+	sys = ev_system(type);
+	return sys && strlen(sys) == n && !memcmp(name, sys, n) ? type :
+	       EV_NONE;
 }
 
 int text_decode(const struct line_ctx *l, struct raw_event *e,
@@ -456,10 +476,16 @@ static bool add_digits(const char *tok, size_t len, size_t *i, uint64_t *v)
 /* Latest time taken (~146 years in ns): the model's arithmetic range. */
 #define IMPORT_TS_MAX	(1ULL << 62)
 
+/* parse_ts() results besides 1 and 0 */
+#define TS_RANGE	(-1)
+#define TS_COUNTER	2
+
 /*
- * "12345.678901:" -> ns.  Returns 1, 0 if @tok is not a timestamp, or
- * -1 if it is one past IMPORT_TS_MAX (one that does not fit in 64-bit
- * nanoseconds must not wrap silently into a plausible time).
+ * "12345.678901:" -> ns.  Returns 1, 0 if @tok is not a timestamp,
+ * TS_RANGE if it is one past IMPORT_TS_MAX (one that does not fit in
+ * 64-bit nanoseconds must not wrap silently into a plausible time), or
+ * TS_COUNTER for "12345:", a clock that does not count ns (counter,
+ * uptime, x86-tsc, ...).
  */
 static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 {
@@ -475,10 +501,8 @@ static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 		;	/* the rest of an overflowing number */
 	if (!i)
 		return 0;
-	if (i == len) {		/* a counter clock: take it as ns */
-		*ns = sec;
-		return fits && sec <= IMPORT_TS_MAX ? 1 : -1;
-	}
+	if (i == len)
+		return TS_COUNTER;
 	if (tok[i++] != '.')
 		return 0;
 	for (; i < len && isdigit((unsigned char)tok[i]); i++, digits++)
@@ -489,9 +513,9 @@ static int parse_ts(const char *tok, size_t len, uint64_t *ns)
 	for (; digits < 9; digits++)
 		frac *= 10;
 	if (!fits || sec > (UINT64_MAX - frac) / 1000000000ULL)
-		return -1;
+		return TS_RANGE;
 	*ns = sec * 1000000000ULL + frac;
-	return *ns <= IMPORT_TS_MAX ? 1 : -1;
+	return *ns <= IMPORT_TS_MAX ? 1 : TS_RANGE;
 }
 
 /* A lost-events line; a CPU out of range gives TRACE_MAX_CPUS (an error
@@ -513,9 +537,9 @@ static bool lost_line(const char *s, struct raw_event *e)
 
 /* Find "[CPU]" followed by a timestamp; fills @e->cpu/ts, the event name
  * span and the fields start.  Returns the CPU field position or NULL.
- * *@ts_range is set when the timestamp does not fit in u64 ns. */
+ * *@ts_bad is parse_ts()'s result when it is not 1. */
 static char *split_line(char *s, struct raw_event *e, char **name,
-			char **fields, bool *ts_range)
+			char **fields, int *ts_bad)
 {
 	char *p = s, *q, *tok;
 	unsigned long cpu;
@@ -536,7 +560,7 @@ static char *split_line(char *s, struct raw_event *e, char **name,
 			n = strcspn(tok, " \t");
 			ts = parse_ts(tok, n, &e->ts);
 			if (ts) {
-				*ts_range = ts < 0;
+				*ts_bad = ts != 1 ? ts : 0;
 				tok += n;
 				while (*tok == ' ' || *tok == '\t')
 					tok++;
@@ -559,6 +583,42 @@ static char *split_line(char *s, struct raw_event *e, char **name,
 	return NULL;
 }
 
+/* "12us!:", the time and delay marker of trace_options latency-format */
+static bool latency_time(const char *s, const char *end)
+{
+	for (; s + 4 < end; s++)
+		if (isdigit((unsigned char)s[0]) && s[1] == 'u' &&
+		    s[2] == 's' && strchr(" !#*+@$", s[3]) && s[4] == ':')
+			return true;
+	return false;
+}
+
+/*
+ * A line that split_line() could not read: an error if it holds a
+ * cpu_idle event, since a period's entry or exit left out changes the
+ * periods around it.  The layouts users meet are named.
+ */
+static int unread_line(const char *path, unsigned long lineno,
+		       const char *line, struct idl_err *err)
+{
+	const char *ev = strstr(line, "cpu_idle: state=");
+
+	if (!ev)
+		return 0;
+	if (ev == line + strspn(line, " \t"))
+		return idl_err_at_line(err, path, lineno, "cpu_idle event "
+			"without task, CPU and time (trace_options "
+			"nocontext-info): capture with context-info on");
+	if (latency_time(line, ev))
+		return idl_err_at_line(err, path, lineno, "cpu_idle event in "
+			"the latency-format layout, whose times are relative "
+			"and in us: capture with trace_options "
+			"nolatency-format");
+	return idl_err_at_line(err, path, lineno, "cpu_idle event whose "
+		"CPU or time cannot be read (expected COMM-PID [CPU] "
+		"FLAGS SECONDS.FRACTION: cpu_idle: ...)");
+}
+
 int import_text_line(const char *path, unsigned long lineno, char *line,
 		     const char *want, char *buffer, size_t buffer_len,
 		     import_sink sink, void *ctx, struct idl_err *err)
@@ -567,7 +627,7 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 	struct line_ctx l = { path, lineno, NULL, NULL, err };
 	char *name, *fields, *cpu_at;
 	size_t n = strcspn(line, "\r\n");
-	bool ts_range = false;
+	int ts_bad = 0;
 
 	line[n] = 0;
 	buffer[0] = 0;
@@ -588,9 +648,11 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 					       TRACE_MAX_CPUS);
 		return sink(ctx, &e, err);
 	}
-	if (line[0] == '#' ||
-	    !(cpu_at = split_line(line, &e, &name, &fields, &ts_range)))
+	if (line[0] == '#')
 		return 0;
+	cpu_at = split_line(line, &e, &name, &fields, &ts_bad);
+	if (!cpu_at)
+		return unread_line(path, lineno, line, err);
 	e.type = text_event_type(name, strlen(name));
 	if (e.type == EV_NONE)
 		return 0;
@@ -606,9 +668,14 @@ int import_text_line(const char *path, unsigned long lineno, char *line,
 	}
 	if (want && strcmp(want, buffer))
 		return 0;
-	if (ts_range)
+	if (ts_bad == TS_RANGE)
 		return idl_err_at_line(err, path, lineno,
 				       "timestamp out of range");
+	if (ts_bad == TS_COUNTER)
+		return idl_err_at_line(err, path, lineno, "timestamp without "
+			"a fraction: the trace clock does not count ns "
+			"(counter, uptime, x86-tsc?): capture with "
+			"trace_clock local, global, mono or boot");
 	if (e.cpu >= TRACE_MAX_CPUS)
 		return idl_err_at_line(err, path, lineno,
 				       "CPU out of range (at most %d CPUs)",
