@@ -38,7 +38,8 @@ static const char governor_usage[] =
 		"apply the rules of Linux X.Y (how the latency limit and " \
 		"residencies are typed); default: detected"), \
 	IDL_OPT_STR(0, "cc", &(o)->cc, "CC", \
-		"the C compiler (default: $CC, else cc)"), \
+		"the C compiler, a command split at blanks (default:\n" \
+		"$CC, else cc)"), \
 	IDL_OPT_FLAG('v', "verbose", &(o)->verbose, \
 		"print the compiler command"), \
 	IDL_OPT_END \

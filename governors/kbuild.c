@@ -113,10 +113,13 @@ static int find_dirs(char *kc, char *inc, size_t len, struct idl_err *err)
 			   IDLELAB_SRCDIR, kc);
 }
 
-/* Run @argv; 0 if it succeeded. */
+#define RUN_FAILED	(-1)	/* it ran and failed: its messages tell */
+#define RUN_NOT_RUN	(-2)	/* it could not be started (errno) */
+
+/* Run @argv; 0 if it succeeded, else RUN_FAILED or RUN_NOT_RUN. */
 static int run(char *const argv[], bool verbose)
 {
-	int status, i;
+	int status, i, e;
 	pid_t pid;
 
 	if (verbose) {
@@ -124,20 +127,63 @@ static int run(char *const argv[], bool verbose)
 			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
 		fputc('\n', stderr);
 	}
-	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
-		return -1;
+	e = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if (e) {
+		errno = e;
+		return RUN_NOT_RUN;
+	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : RUN_FAILED;
 }
+
+/* At most this many words in --cc or $CC ("ccache gcc -m64") */
+#define CC_WORDS	8
 
 struct build {
 	const struct kbuild_opts *o;
 	char	kc[4096], inc[4096], dir[1100];
 	char	kc_inc[4200], prelude[4200], version[64], origin[700];
 	char	obj[3][1200], tmp_out[4200];
-	const char *cc;
+	const char *cc;			/* as given, for messages */
+	char	cc_words[512];
+	char	*cc_argv[CC_WORDS];	/* @cc split at blanks */
+	int	cc_n;
 };
+
+/* $CC is a command with arguments, split at blanks as make does for a
+ * simple value (no quotes). */
+static int split_cc(struct build *b, struct idl_err *err)
+{
+	char *w, *save = NULL;
+
+	if (strlen(b->cc) >= sizeof(b->cc_words))
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "compiler command too long: %s", b->cc);
+	strcpy(b->cc_words, b->cc);
+	for (w = strtok_r(b->cc_words, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (b->cc_n == CC_WORDS)
+			return idl_err_set(err, IDL_EXIT_BADINPUT,
+					   "compiler command of more than %d "
+					   "words: %s", CC_WORDS, b->cc);
+		b->cc_argv[b->cc_n++] = w;
+	}
+	if (!b->cc_n)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "empty compiler command");
+	return 0;
+}
+
+/* The compiler's words first in @argv; returns how many. */
+static int cc_argv(const struct build *b, char **argv)
+{
+	int i;
+
+	for (i = 0; i < b->cc_n; i++)
+		argv[i] = b->cc_argv[i];
+	return i;
+}
 
 #define BUILD_DIR	"idlelab-build-"	/* + PID.XXXXXX */
 
@@ -186,10 +232,9 @@ static void remove_stale_builds(const char *tmp)
 static int compile(struct build *b, const char *src, const char *obj,
 		   bool kernel)
 {
-	char *argv[24];
-	int n = 0;
+	char *argv[CC_WORDS + 24];
+	int n = cc_argv(b, argv);
 
-	argv[n++] = (char *)b->cc;
 	argv[n++] = "-pipe";	/* no temporary files of its own to leave */
 	argv[n++] = "-std=gnu11";
 	argv[n++] = "-O2";
@@ -220,9 +265,17 @@ static int compile(struct build *b, const char *src, const char *obj,
 
 static int link_plugin(struct build *b)
 {
-	char *argv[] = { (char *)b->cc, "-shared", "-pthread", "-o",
-			 b->tmp_out, b->obj[0], b->obj[1], b->obj[2], NULL };
+	char *argv[CC_WORDS + 8];
+	int n = cc_argv(b, argv);
 
+	argv[n++] = "-shared";
+	argv[n++] = "-pthread";
+	argv[n++] = "-o";
+	argv[n++] = b->tmp_out;
+	argv[n++] = b->obj[0];
+	argv[n++] = b->obj[1];
+	argv[n++] = b->obj[2];
+	argv[n] = NULL;
 	return run(argv, b->o->verbose);
 }
 
@@ -248,7 +301,7 @@ static int setup(struct build *b, const struct kbuild_opts *o,
 	b->o = o;
 	b->cc = o->cc ? o->cc : getenv("CC") && *getenv("CC") ?
 		getenv("CC") : "cc";
-	if (find_dirs(b->kc, b->inc, sizeof(b->kc), err))
+	if (split_cc(b, err) || find_dirs(b->kc, b->inc, sizeof(b->kc), err))
 		return -1;
 	if (!(text = read_text(o->src, err)))
 		return -1;
@@ -295,6 +348,7 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 	char src[4200], msg[512];
 	struct build b;
 	unsigned int ver;
+	int r;
 
 	if (setup(&b, o, &ver, err))
 		return -1;
@@ -303,7 +357,10 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 	       ver < KV(5, 7, 0) ? "latency limit in us" :
 	       ver < KV(5, 15, 0) ? "unsigned residencies in ns" :
 	       "signed residencies in ns");
-	if (compile(&b, o->src, b.obj[0], true))
+	r = compile(&b, o->src, b.obj[0], true);
+	if (r == RUN_NOT_RUN)
+		goto no_compiler;
+	if (r)
 		goto bad_source;
 	snprintf(src, sizeof(src), "%s/glue-kernel.c", b.kc);
 	if (compile(&b, src, b.obj[1], true))
@@ -327,6 +384,10 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 	printf("%s: governor \"%s\"\n", o->out, idl_plugin_name(ops));
 	cleanup(&b);
 	return 0;
+no_compiler:
+	idl_err_set(err, IDL_EXIT_BADINPUT, "cannot run the compiler %s: %s",
+		    b.cc_argv[0], strerror(errno));
+	goto fail;
 bad_source:
 	idl_err_set(err, IDL_EXIT_BADINPUT, "%s does not compile (the "
 		    "compiler's messages are above)", o->src);

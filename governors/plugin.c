@@ -24,7 +24,9 @@
 
 #include "plugin.h"
 
-#define MAX_PLUGINS	16
+/* plugins loaded by one run: `governor list` of a directory of builds;
+ * the registry holds IDL_MAX_GOVERNORS with the built-in ones */
+#define MAX_PLUGINS	48
 
 struct plugin {
 	char			*path;
@@ -161,8 +163,8 @@ int idl_plugin_load(const char *path, const struct idl_governor_ops **ops,
 			return 0;
 		}
 	if (nr_plugins == MAX_PLUGINS) {
-		snprintf(err, errlen, "%s: at most %d plugins", path,
-			 MAX_PLUGINS);
+		snprintf(err, errlen, "%s: at most %d plugins in one run",
+			 path, MAX_PLUGINS);
 		return -1;
 	}
 	if (try_in_child(path, err, errlen))

@@ -204,6 +204,16 @@ expect2 "a source that registers no governor" "registers no governor" \
 expect2 "--kernel malformed" "is not MAJOR.MINOR" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel five
 
+# --cc and $CC are commands with arguments, as for make; a compiler that
+# cannot be started is named, and nothing is written
+kbuild "$P/kdeepest.c" "$T/cc.so" -v --cc "$CC -DIDL_CC_WORDS=1" &&
+	grep -q -- "^$CC -DIDL_CC_WORDS=1 .*-c .*kdeepest.c" "$T/build.out" &&
+	ok "--cc with arguments" || bad "--cc with arguments: $(cat "$T/build.out")"
+expect2 "--cc that cannot run" \
+	"cannot run the compiler $T/no-cc: No such file or directory" \
+	"$IDLELAB" governor build "$P/kdeepest.c" -o "$T/x.so" --cc "$T/no-cc"
+[ -e "$T/x.so" ] && bad "a plugin was written without a compiler"
+
 # A build killed before it removed its directory in $TMPDIR: the next
 # build removes it if its process is gone, and only then; it leaves
 # nothing of its own, and touches no other name.
