@@ -155,10 +155,14 @@ static void summary(const char *in, const struct import_summary *s)
 			(unsigned long long)st->no_entry);
 	if (st->overwritten)
 		idl_warn("%s: the ring buffer overwrote its oldest %llu events "
-			 "(entries-written less entries-in-buffer): each CPU's "
-			 "record starts at another time; capture with a larger "
-			 "buffer_size_kb", in,
+			 "(entries-written less entries-in-buffer), each CPU's "
+			 "own: a capture with a larger buffer_size_kb keeps "
+			 "them", in,
 			 (unsigned long long)st->overwritten);
+	if (st->before_from)
+		fprintf(stderr, "periods before every CPU's record begins, "
+			"left out: %llu\n",
+			(unsigned long long)st->before_from);
 	fprintf(stderr, "exact sleep length: %llu, exact delta_tick: %llu, "
 		"no known timer: %llu\nwake causes:",
 		(unsigned long long)st->sleep_exact,

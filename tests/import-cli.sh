@@ -55,6 +55,22 @@ grep -q 'warning: .*ring buffer overwrote its oldest 1000 events' "$T/err" ||
 expect "$T/ow.idl" lost_events 1000
 expect "$T/ow.idl" nr_periods 3
 expect "$T/a.idl" lost_events 0
+# CPU 1's two first events overwritten too: its record begins at its exit
+# at 3.16 ms, so CPU 0's period A (entered at 0.4 ms) is left out, B kept
+# (E lost its entry); without the header both A and B are written.
+sed -e '/\[001\] d..1.  100.000050000: cpu_idle/d' \
+    -e '/\[001\] d..1.  100.000500000: cpu_idle/d' "$FX/ftrace-nsec.txt" \
+	>"$T/ow2.txt"
+imp "$T/ow2.txt" -o "$T/ow2.idl" --machine vm-haltpoll --hz 250 ||
+	bad "import without CPU 1's start: $(cat "$T/err")"
+expect "$T/ow2.idl" nr_periods 2
+sed 's|entries-written: 24/24 |entries-written: 22/1024 |' "$T/ow2.txt" \
+	>"$T/ow3.txt"
+imp "$T/ow3.txt" -o "$T/ow3.idl" --machine vm-haltpoll --hz 250 ||
+	bad "overwritten, CPU 1 later: $(cat "$T/err")"
+expect "$T/ow3.idl" nr_periods 1
+grep -q "periods before every CPU's record begins, left out: 1" "$T/err" ||
+	bad "left-out count: $(cat "$T/err")"
 
 # trace-cmd report rendering of the same events: "version = 6" header,
 # cpus=2, usec timestamps, state=-1 exits, sched plugin formats.

@@ -32,6 +32,8 @@ struct scan_part {
 	bool			cpus_set, hz_set;
 	char			clock[32], kernel[128];
 	uint64_t		overwritten;	/* by the ring buffer */
+	/* each CPU's earliest event time + 1 (0: none) */
+	uint64_t		first_ts[TRACE_MAX_CPUS];
 	/* cpu_idle events per buffer, in order of appearance */
 	int			nr_buffers;
 	bool			overflow;	/* some not counted */
@@ -53,6 +55,9 @@ static int scan_sink(void *ctx, const struct raw_event *e,
 		return 0;
 	if (e->cpu + 1 > p->max_cpu)
 		p->max_cpu = e->cpu + 1;
+	if (e->cpu < TRACE_MAX_CPUS && (!p->first_ts[e->cpu] ||
+					e->ts < p->first_ts[e->cpu] - 1))
+		p->first_ts[e->cpu] = e->ts + 1;
 	if (e->type != EV_CPU_IDLE)
 		return 0;
 	for (i = 0; i < p->nr_buffers; i++)
@@ -210,6 +215,10 @@ static void scan_merge(struct scan_part *a, const struct scan_part *b)
 	}
 	hz_est_merge(&a->hz, &b->hz);
 	a->overwritten += b->overwritten;
+	for (i = 0; i < TRACE_MAX_CPUS; i++)
+		if (b->first_ts[i] && (!a->first_ts[i] ||
+				       b->first_ts[i] < a->first_ts[i]))
+			a->first_ts[i] = b->first_ts[i];
 	if (b->max_cpu > a->max_cpu)
 		a->max_cpu = b->max_cpu;
 	if (b->cpus_set) {
@@ -279,6 +288,11 @@ static void scan_result(const struct scan_part *p, struct import_scan *s)
 	memcpy(s->clock, p->clock, sizeof(s->clock));
 	memcpy(s->kernel, p->kernel, sizeof(s->kernel));
 	s->overwritten = p->overwritten;
+	/* an overwritten buffer keeps less time of the busier CPUs: the
+	 * periods before all CPUs' records begin lack their events */
+	for (i = 0; p->overwritten && i < TRACE_MAX_CPUS; i++)
+		if (p->first_ts[i] && p->first_ts[i] - 1 > s->complete_from)
+			s->complete_from = p->first_ts[i] - 1;
 	for (i = 0; i < p->nr_buffers; i++) {
 		memcpy(s->buf[i].name, p->buf[i].name, sizeof(s->buf[i].name));
 		s->buf[i].idle_events = p->buf[i].idle_events;

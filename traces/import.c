@@ -233,6 +233,7 @@ int import_trace(const struct import_opts *o, struct import_summary *s,
 	mo.hz = meta.hz;
 	model_poll_opts(&meta.table, meta.hz, &mo);
 	mo.clock_is_mono = !strcmp(meta.clock, "mono");
+	mo.emit_from_ns = sc.complete_from;
 	rc.w = trace_writer_create(o->out, &meta, err);
 	if (!rc.w)
 		return -1;

@@ -27,6 +27,8 @@ struct import_scan {
 	char		clock[32];	/* trace clock if the file says */
 	char		kernel[128];	/* uname -r if the file says */
 	uint64_t	overwritten;	/* events the ring buffer overwrote */
+	uint64_t	complete_from;	/* then: when every CPU's record has
+					 * begun (0: from the start) */
 	int		nr_buffers;
 	struct {
 		char	name[64];	/* "" = top-level buffer */

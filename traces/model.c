@@ -637,6 +637,12 @@ static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
 		p.flags |= IP_POLL_LIMIT;
 
+	/* the other CPUs' events of that time are missing (an overwritten
+	 * ring buffer): its wake cause and timers would be wrong */
+	if (p.entry_ns < m->o.emit_from_ns) {
+		m->st.before_from++;
+		return 0;
+	}
 	/* Events later than the reordering window allowed can leave a
 	 * period that ends before it starts or overlaps the previous one:
 	 * drop it (counted) rather than write a trace out of order. */

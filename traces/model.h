@@ -32,6 +32,8 @@ struct model_opts {
 	uint64_t	wake_window_ns;	/* 0: MODEL_WAKE_WINDOW_NS */
 	int		poll_state;	/* index of a polling state, or -1 */
 	int64_t		poll_limit_ns;	/* its time limit, 0 if unknown */
+	uint64_t	emit_from_ns;	/* periods entered earlier are left
+					 * out (0: none) */
 };
 
 struct model_stats {
@@ -48,6 +50,7 @@ struct model_stats {
 	uint64_t	overwritten;		/* the ring buffer's (the file's
 						 * header; set by import.c) */
 	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
+	uint64_t	before_from;		/* left out: before emit_from_ns */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
 	uint64_t	stale_timers;		/* overdue, expiry never seen */

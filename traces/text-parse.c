@@ -358,7 +358,8 @@ static int emit_cpumask(const struct line_ctx *l, struct raw_event *e,
  * of a length tried first): one compare per line, as this runs for every
  * line of a capture, twice.
  */
-static uint16_t event_by_name(const char *name, size_t len)
+static inline __attribute__((always_inline))
+uint16_t event_by_name(const char *name, size_t len)
 {
 	switch (len) {
 	case 8:
@@ -399,24 +400,30 @@ static uint16_t event_by_name(const char *name, size_t len)
 	return EV_NONE;
 }
 
-/*
- * The event called @name (@len bytes), or EV_NONE.  perf script puts
- * the subsystem in front, "power:cpu_idle"; it must be the event's own.
- * Only a name that is no event is searched for the ':'.
- */
-uint16_t text_event_type(const char *name, size_t len)
+/* "SUBSYSTEM:NAME" as perf script prints an event: the subsystem must be
+ * the event's own. */
+static __attribute__((noinline)) uint16_t
+event_with_system(const char *name, size_t len)
 {
-	uint16_t type = event_by_name(name, len);
-	const char *colon, *sys;
+	const char *colon = memchr(name, ':', len), *sys;
 	size_t n;
+	uint16_t type;
 
-	if (type != EV_NONE || !(colon = memchr(name, ':', len)))
-		return type;
+	if (!colon)
+		return EV_NONE;
 	n = (size_t)(colon - name);
 	type = event_by_name(colon + 1, len - n - 1);
 	sys = ev_system(type);
 	return sys && strlen(sys) == n && !memcmp(name, sys, n) ? type :
 	       EV_NONE;
+}
+
+/* The event called @name (@len bytes), or EV_NONE. */
+uint16_t text_event_type(const char *name, size_t len)
+{
+	uint16_t type = event_by_name(name, len);
+
+	return type != EV_NONE ? type : event_with_system(name, len);
 }
 
 int text_decode(const struct line_ctx *l, struct raw_event *e,
