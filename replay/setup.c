@@ -186,13 +186,28 @@ void replay_energy_model(const struct cstate_table *t,
 	m->unit = t->power_unit == CSTATE_POWER_MW ? "mJ" : "rel*s";
 	for (i = 0; i < t->count; i++) {
 		const struct cstate *c = &t->states[i];
-		double e = isnan(c->entry_energy) ? 0.0 : c->entry_energy;
+		double e = c->entry_energy;
 
 		m->p[i] = c->power;
-		m->e[i] = e;
-		/* mW * ns = 1e-9 mJ; entry energies are in uJ = 1e-3 mJ */
-		m->power[i] = c->power * 1e-9;
-		m->entry[i] = t->power_unit == CSTATE_POWER_MW ? e * 1e-3 : e;
+		m->power[i] = c->power * 1e-9;	/* mW * ns = 1e-9 mJ */
+		/* entry energies are in uJ = 1e-3 mJ (relative: as given) */
+		if (!isnan(e)) {
+			m->e[i] = e;
+			m->entry[i] = t->power_unit == CSTATE_POWER_MW ?
+				      e * 1e-3 : e;
+			continue;
+		}
+		/* unknown: what makes the target residency the break-even
+		 * time against the next shallower state, as the derived
+		 * model does; 0 would make the deep states free to enter */
+		m->entry[i] = 0.0;
+		if (i && !(c->flags & CSTATE_POLLING))
+			m->entry[i] = m->entry[i - 1] + (m->power[i - 1] -
+				m->power[i]) * (double)c->target_residency_ns;
+		if (m->entry[i] < 0)
+			m->entry[i] = 0.0;
+		m->e[i] = t->power_unit == CSTATE_POWER_MW ?
+			  m->entry[i] * 1e3 : m->entry[i];
 	}
 }
 

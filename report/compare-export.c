@@ -37,11 +37,14 @@ static bool cell_stats(const struct cmp_table *t, int r, int c,
 	cs->max = stat_max(v->v, v->n);
 	bm = b ? stat_mean_for(b->v, b->n, row->higher_is_better) : NAN;
 	cs->pct = stat_pct_better(bm, cs->mean, row->higher_is_better);
-	cs->ratio = b ? cs->amean / stat_amean(b->v, b->n) : NAN;
+	/* as the normalized table: no ratio to a base of 0 or below */
+	bm = b ? stat_amean(b->v, b->n) : NAN;
+	cs->ratio = bm > 0 ? cs->amean / bm : NAN;
+	memset(&cs->sig, 0, sizeof(cs->sig));
 	if (b && c)
 		stat_significance(b->v, b->n, v->v, v->n, t->rule, &cs->sig);
-	else
-		memset(&cs->sig, 0, sizeof(cs->sig));
+	else	/* the base column is not compared with itself */
+		cs->sig.t = cs->sig.df = cs->sig.p = cs->sig.cidiff = NAN;
 	return true;
 }
 

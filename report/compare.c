@@ -99,8 +99,28 @@ static int add_row(struct cmp_table *t, struct build *b,
 	return r;
 }
 
-static void add_set(struct cmp_table *t, struct build *b,
-		    const struct res_set *rs, int col0)
+/* A row met again in another set must mean the same: a value in ms
+ * beside one in us, or a lower-is-better beside a higher-is-better,
+ * would make every ratio and "better" wrong. */
+static int same_meaning(const struct cmp_row *row, const struct res_bench *rb,
+			const struct res_set *rs, struct idl_err *err)
+{
+	if (strcmp(row->unit, rb->unit))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s %s %s is "
+				   "in '%s' here, in '%s' in an earlier file",
+				   rs->path, rb->name, rb->kase, rb->metric,
+				   rb->unit, row->unit);
+	if (row->higher_is_better != rb->higher_is_better)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s %s %s is "
+				   "%s is better here, the other way in an "
+				   "earlier file", rs->path, rb->name,
+				   rb->kase, rb->metric,
+				   rb->higher_is_better ? "higher" : "lower");
+	return 0;
+}
+
+static int add_set(struct cmp_table *t, struct build *b,
+		   const struct res_set *rs, int col0, struct idl_err *err)
 {
 	int i, c, *f;
 
@@ -111,10 +131,13 @@ static void add_set(struct cmp_table *t, struct build *b,
 			 rb->metric, 3);
 		if (!*f)
 			*f = add_row(t, b, rb) + 1;
+		else if (same_meaning(&t->row[*f - 1], rb, rs, err))
+			return -1;
 		for (c = col0; c < t->ncols && t->col[c].rs == rs; c++)
 			t->cell[(size_t)(*f - 1) * CMP_MAX_COLUMNS + c] =
 				results_series(rb, t->col[c].config);
 	}
+	return 0;
 }
 
 /* Cells were laid out CMP_MAX_COLUMNS wide while columns were added. */
@@ -202,7 +225,7 @@ int cmp_table_build(struct cmp_table *t, const struct res_set *sets,
 			set_title(&t->col[t->ncols++], sets, nsets, s, c);
 		}
 		if (!ret)
-			add_set(t, &b, &sets[s], col0);
+			ret = add_set(t, &b, &sets[s], col0, err);
 	}
 	build_free(&b);
 	pack_cells(t);
@@ -385,7 +408,10 @@ static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
 		return;
 	}
 	sig = s == ST_MEAN && cell_significant(t, r, c);
-	if (isnan(pct))
+	/* a spread of one run, a harmonic mean of values <= 0 */
+	if (isnan(stat_value(s, v, row->higher_is_better)))
+		fprintf(f, "  %*s (%*s%%)", w->value, "n/a", w->pct, "n/a");
+	else if (isnan(pct))
 		fprintf(f, "  %*.2f (%*s%%)", w->value,
 			stat_value(s, v, row->higher_is_better), w->pct,
 			"n/a");
@@ -476,11 +502,17 @@ static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 		return;
 	}
 	m = stat_amean(v->v, v->n);
-	pct = row->higher_is_better ? (m - bm) / bm * 100 : (bm - m) / bm * 100;
+	/* of the base's size: a rise from -99.7 to -2.7 is a rise */
+	pct = (row->higher_is_better ? m - bm : bm - m) / fabs(bm) * 100;
 	if (fabs(pct) < 0.005)
 		pct = 0;	/* no "-0.00" */
-	snprintf(cell, len, "%.2f [%6.2f](%5.2f)", m / bm, pct,
-		 stat_coeffvar(v->v, v->n));
+	/* a ratio to a negative base reads backwards: none */
+	if (bm > 0)
+		snprintf(cell, len, "%.2f [%6.2f](%5.2f)", m / bm, pct,
+			 stat_coeffvar(v->v, v->n));
+	else
+		snprintf(cell, len, "   - [%6.2f](%5.2f)", pct,
+			 stat_coeffvar(v->v, v->n));
 }
 
 /* One table per (benchmark, metric); its rows are the cases. */

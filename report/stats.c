@@ -76,7 +76,7 @@ double stat_coeffvar(const double *v, size_t n)
 		sd = 0;
 	if (isnan(mean) || mean == 0)
 		return 0;
-	return sd * 100 / mean;
+	return sd * 100 / fabs(mean);	/* a spread, whatever the sign */
 }
 
 double stat_min(const double *v, size_t n)
@@ -108,12 +108,17 @@ double stat_mean_for(const double *v, size_t n, bool higher_is_better)
 
 /*
  * mmtests' pdiff/pndiff, including their conventions for zero values,
- * so that our percentages read the same as theirs.
+ * so that our percentages read the same as theirs.  A negative base
+ * (a regret below the oracle's) is measured by its size, so that the
+ * sign still says better or worse; mmtests' values are never negative.
  */
 double stat_pct_better(double base, double val, bool higher_is_better)
 {
 	if (isnan(base) || isnan(val))
 		return NAN;
+	if (base < 0)
+		return (higher_is_better ? val - base : base - val) * 100 /
+		       -base;
 	if (higher_is_better) {
 		if (val == base || val == 0)
 			return 0;

@@ -50,6 +50,36 @@ check "bad style exit" 2 $?
 "$IDLELAB" compare --help | grep -q '^usage: idlelab compare'
 check "help" 0 $?
 
+# A negative base (a regret below the oracle's, lower is better): from
+# -10 to -5 is worse by 50 % of the base's size, not better; the normalized
+# table has no ratio to a negative base.  One run: n/a, never "nan".
+cat >"$tmp/neg.json" <<'EOF'
+{"format":"idlelab-results","version":1,"kind":"live","configs":["base","new"],
+"benchmarks":[
+{"name":"b","case":"neg","metric":"regret","unit":"%","higher_is_better":false,"values":{"base":[-10,-10],"new":[-5,-5]}},
+{"name":"b","case":"one","metric":"lat","unit":"us","higher_is_better":false,"values":{"base":[10],"new":[12]}}
+]}
+EOF
+"$IDLELAB" compare -s mmtests "$tmp/neg.json" >"$tmp/negmm" 2>/dev/null
+grep -q '^Amean  *regret-neg  *-10.00 (  *0.00%)  *-5.00 [(*]  *-50.00%' "$tmp/negmm"
+check "negative base: worse" 0 $?
+grep -qi 'nan' "$tmp/negmm"
+check "no nan printed" 1 $?
+"$IDLELAB" compare -s normalized "$tmp/neg.json" 2>/dev/null |
+	grep -q '^ *neg  *- \[  *0.00\]( 0.00)  *- \[-50.00\]( 0.00)'
+check "normalized: no ratio to a negative base" 0 $?
+"$IDLELAB" compare -f csv "$tmp/neg.json" 2>/dev/null |
+	grep '"neg"' | grep -q ',-50\(\.0*\)\{0,1\},'
+check "csv pct_better -50" 0 $?
+
+# The same metric in other units (or the other way better) in a second
+# file is refused: its ratios would be wrong
+sed 's/"unit":"us"/"unit":"ms"/' "$tmp/neg.json" >"$tmp/neg-ms.json"
+"$IDLELAB" compare "$tmp/neg.json" "$tmp/neg-ms.json" >/dev/null 2>"$tmp/err"
+check "units differ: exit" 2 $?
+grep -q "neg-ms.json: b one lat is in 'ms' here, in 'us' in an earlier file" "$tmp/err"
+check "units differ: message" 0 $?
+
 # two inputs: columns are labelled by input
 "$IDLELAB" compare -s summary "$fx/live-small.json" "$fx/live-small.json" 2>/dev/null >"$tmp/two"
 grep -q "live-small/menu" "$tmp/two"

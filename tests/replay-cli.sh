@@ -163,6 +163,29 @@ PY
 then ok "JSON: live column, tunables, 2 of 3 entries"
 else bad "JSON: live column"; fi
 
+# Tables with power but no entry energies (ARM EAS idle costs): the entry
+# cost that makes each target residency the break-even time, by hand --
+# juno: P 15, 0, 0 (relative), T 1, 2000, 2500 us: E = 0, 15 * 2000 us =
+# 0.03 rel*s, 0.03 + 0 * 2500 us; tc2-a15: P 70, 25, T 2000 us: 0.09.
+# Then no governor beats the oracle (regret >= 0).
+for m in juno:0,0.03,0.03 tc2-a15:0,0.09; do
+	"$IDLELAB" replay --synthetic 3000 --machine "${m%%:*}" \
+		--format json -o "$tmp/e.json" || bad "replay ${m%%:*}"
+	python3 - "$tmp/e.json" "${m#*:}" <<'PY' &&
+import json, sys
+t = json.load(open(sys.argv[1]))["replay"]["traces"][0]
+want = [float(x) for x in sys.argv[2].split(",")]
+got = [s["model_entry_cost"] for s in t["states"]]
+assert t["energy_model"] == "table", t["energy_model"]
+assert all(abs(g - w) < 1e-12 for g, w in zip(got, want)), got
+assert len(got) == len(want), got
+for name, g in t["governors"].items():
+    assert g["energy_regret_pct"] >= -1e-9, (name, g["energy_regret_pct"])
+PY
+	ok "${m%%:*}: break-even entry costs, no negative regret" ||
+	bad "${m%%:*}: entry costs or regret"
+done
+
 # A real trace written by `idlelab synth`, if available: -j determinism.
 if "$IDLELAB" synth --help >/dev/null 2>&1; then
 	if "$IDLELAB" synth -o "$tmp/s.idl" --machine skl --cpus 3 \
