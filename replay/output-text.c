@@ -140,9 +140,11 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 		"%.3f s idle\n", (unsigned long long)wl->recorded,
 		(unsigned long long)wl->merged, (unsigned long long)wl->bad,
 		(double)wl->idle_ns * 1e-9);
-	fprintf(f, "  sleep length exact %.1f%%, delta_tick exact %.1f%% of "
-		"idle periods\n", replay_pct(wl->sleep_exact, wl->merged),
-		replay_pct(wl->tick_exact, wl->merged));
+	if (wl->merged)
+		fprintf(f, "  sleep length exact %.1f%%, delta_tick exact "
+			"%.1f%% of idle periods\n",
+			replay_pct(wl->sleep_exact, wl->merged),
+			replay_pct(wl->tick_exact, wl->merged));
 	fprintf(f, "  energy model: %s (%s)", tr->energy.model ==
 		REPLAY_ENERGY_TABLE ? "the table's power data" :
 		"derived from the table", tr->energy.unit);

@@ -55,10 +55,14 @@ static void visit_latency(const struct replay_trace *tr,
 			continue;
 		EI("wakeups", k, l.n);
 		EI("latency_total_ns", k, l.total_ns);
-		ED("latency_mean_ns", k, l.mean_ns);
-		EI("latency_p50_ns", k, l.n ? l.p50_ns : 0);
-		EI("latency_p99_ns", k, l.n ? l.p99_ns : 0);
-		EI("latency_max_ns", k, l.max_ns);
+		/* no wakeup: no mean, no percentiles */
+		ED("latency_mean_ns", k, l.n ? l.mean_ns : NAN);
+		emit(ctx, "latency_p50_ns", k, l.n ? (double)l.p50_ns : NAN,
+		     true);
+		emit(ctx, "latency_p99_ns", k, l.n ? (double)l.p99_ns : NAN,
+		     true);
+		emit(ctx, "latency_max_ns", k, l.n ? (double)l.max_ns : NAN,
+		     true);
 	}
 	for (c = 0; c < REPLAY_NCAUSE; c++) {
 		int v;

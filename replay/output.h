@@ -15,7 +15,8 @@ typedef void (*emit_fn)(void *ctx, const char *metric, const char *key,
 
 static inline double replay_pct(u64 a, u64 b)
 {
-	return b ? 100.0 * (double)a / (double)b : 0.0;
+	/* undefined: null, empty or "-" (doc/scoring.md) */
+	return b ? 100.0 * (double)a / (double)b : NAN;
 }
 
 /* Every number of column @gi (its scores @sc over workload @wl), by

@@ -248,4 +248,25 @@ else
 	bad "--bare: damage told $(grep -c 'truncated block' "$tmp/err") times"
 fi
 
+# A trace cut inside its first block has no period: every rate is
+# undefined (null, "-"), never 0
+head -c 5000 "$def" >"$tmp/cut0.idl"
+"$IDLELAB" replay -g teo --format json -o "$tmp/cut0.json" "$tmp/cut0.idl" \
+	2>/dev/null
+python3 - "$tmp/cut0.json" <<'PY' && ok "no period: rates null" ||
+import json, sys
+g = json.load(open(sys.argv[1]))["replay"]["traces"][0]["governors"]["teo"]
+assert g["selects"] == 0, g["selects"]
+for k in ("above_pct", "below_pct"):
+    assert g[k] is None, (k, g[k])
+assert all(v is None for v in g["residency_pct"].values()), g["residency_pct"]
+assert g["vs_oracle"]["same_pct"] is None
+for k in ("mean", "p50", "p99", "max"):
+    assert g["latency_%s_ns" % k]["all"] is None, (k, g["latency_%s_ns" % k])
+PY
+	bad "no period: rates not null"
+"$IDLELAB" replay -g teo "$tmp/cut0.idl" 2>/dev/null |
+	grep -q '^  above (too deep) %  *-$' && ok "no period: - in the card" ||
+	bad "no period: card"
+
 exit $fail
