@@ -105,16 +105,21 @@ static int write_cell(FILE *f, const struct sweep *s, size_t i,
 	json_t *o;
 	char *text;
 
+	/* as replayed: the live governor without tunables ran with the
+	 * capture's, which need not be the defaults */
 	o = json_pack("{s:I, s:s, s:b, s:s, s:s, s:s, s:b, s:s, s:o}",
 		      "index", (json_int_t)i,
 		      "config", s->conf[c->conf].gov.spec,
-		      "defaults", at_defaults(&s->conf[c->conf].gov),
+		      "defaults", at_defaults(&tr->setup.gov[gi]),
 		      "trace", s->traces[c->trace],
 		      "table", s->tables[c->table],
 		      "table_name", tr->setup.table.name,
 		      "own_table", tr->setup.own_table,
 		      "energy_unit", tr->energy.unit,
 		      "results", replay_json_column(tr, gi));
+	/* the periods before the damage were replayed, as by replay */
+	if (o && tr->damage[0])
+		json_object_set_new(o, "damage", idl_json_string(tr->damage));
 	text = o ? json_dumps(o, JSON_FLAGS) : NULL;
 	json_decref(o);
 	if (!text)
@@ -128,6 +133,7 @@ static int write_cell(FILE *f, const struct sweep *s, size_t i,
 struct batch {
 	size_t	cell[REPLAY_MAX_GOV];
 	int	n;
+	bool	tell_damage;	/* the first batch of its trace and table */
 };
 
 /* Replay one batch of configurations over one trace on one table. */
@@ -157,6 +163,8 @@ static int run_batch(const struct sweep *s, const struct sweep_run_opts *so,
 	}
 	o.ngov = b->n;
 	ret = replay_run(&run, &o, &path, 1, err);
+	if (!ret && run.tr[0].damage[0] && b->tell_damage)
+		idl_warn("%s", run.tr[0].damage);
 	for (k = 0; !ret && k < b->n; k++) {
 		if (run.tr[0].failed[k])
 			*failed = true;
@@ -175,6 +183,7 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o,
 			      sweep_shard_cells(s, o->shard, o->nshard) };
 	bool first = true, failed = false;
 	struct batch b = { .n = 0 };
+	const struct sweep_cell *told = NULL;
 	size_t i;
 	int ret = 0;
 
@@ -186,6 +195,11 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o,
 			s->cell[i].table != s->cell[b.cell[0]].table);
 
 		if (flush) {
+			/* a trace's batches come in a row */
+			b.tell_damage = !told || s->cell[b.cell[0]].trace !=
+					told->trace || s->cell[b.cell[0]].table !=
+					told->table;
+			told = &s->cell[b.cell[0]];
 			ret = run_batch(s, o, &b, f, &first, &failed, err);
 			p.done += (size_t)b.n;
 			show_progress(&p);

@@ -38,8 +38,13 @@ c = cells[13]          # trace 0, table skx, config 1
 assert (c["trace"], c["table"], c["config"]) == \
     (s["traces"][0], "skx", "ladder"), c
 assert c["table_name"] == "skx" and not c["own_table"]
-assert cells[0]["own_table"] and cells[0]["defaults"]
-assert [x["defaults"] for x in cells[:12]].count(True) == 4  # haltpoll ladder menu(8,8) teo(1024)
+# trace 0 is pipe-haltpoll, captured with guest_halt_poll_ns=0: its
+# haltpoll cell on its own table ran with that
+assert cells[0]["own_table"] and not cells[0]["defaults"]
+assert cells[0]["config"] == "haltpoll"
+assert s["traces"][0].endswith("pipe-haltpoll.idl")
+assert cells[12]["config"] == "haltpoll" and cells[12]["defaults"]  # skx
+assert [x["defaults"] for x in cells[:12]].count(True) == 3  # ladder menu(8,8) teo(1024)
 for x in cells:
     assert x["results"]["selects"] > 0, x
 PY
@@ -56,6 +61,29 @@ c = [x for x in cells if x["config"] == "menu:intervals=16,decay=4" and
 for k in ("selects", "entries", "energy", "latency_mean_ns", "above_pct"):
     assert c["results"][k] == g[k], k
 PY
+
+# hackbench-haltpoll was captured under haltpoll with guest_halt_poll_ns=0:
+# its haltpoll cell ran with that, not the defaults; a trace cut short
+# is replayed up to the damage, which each cell carries, told once
+sweep -g haltpoll -g menu -o "$T/hp.json" "$D/hackbench-haltpoll.idl" \
+	|| bad "sweep hackbench-haltpoll"
+head -c 100000 "$D/pipe-menu.idl" >"$T/cut.idl"
+sweep -g menu -g 'teo:pulse=512|1024' -o "$T/cut.json" "$T/cut.idl" \
+	2>"$T/err" || bad "sweep of a cut trace"
+[ "$(grep -c 'warning: .*cut.idl: offset .*periods lost' "$T/err")" = 1 ] ||
+	bad "damage warnings: $(cat "$T/err")"
+python3 - "$T/hp.json" "$T/cut.json" <<'PY' &&
+import json, sys
+hp = {c["config"]: c for c in json.load(open(sys.argv[1]))["cells"]}
+assert not hp["haltpoll"]["defaults"] and hp["menu"]["defaults"]
+assert "damage" not in hp["menu"]
+cells = json.load(open(sys.argv[2]))["cells"]
+assert len(cells) == 3
+for c in cells:
+    assert "truncated" in c["damage"], c.get("damage")
+PY
+	ok "capture tunables are no defaults; damage in every cell" ||
+	bad "defaults or damage of cells"
 
 # three shards, in another order of the arguments, merged = unsharded
 for i in 1 2 3; do
