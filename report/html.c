@@ -157,6 +157,27 @@ static const struct res_idle *col_idle(const struct cmp_table *t, int c)
 }
 
 /* Per-config state residency as clustered bars. */
+/* Whether any column has a defined (non-null) idle rate to plot: with
+ * none, gnuplot refuses the plot ("all points undefined"). */
+static bool any_idle_rate(const struct cmp_table *t, bool residency)
+{
+	int c, s;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct res_idle *ri = col_idle(t, c);
+
+		if (!ri->present)
+			continue;
+		if (!residency && (isfinite(ri->above_pct) ||
+				   isfinite(ri->below_pct)))
+			return true;
+		for (s = 0; residency && s < ri->nstates; s++)
+			if (isfinite(ri->residency_pct[s]))
+				return true;
+	}
+	return false;
+}
+
 static void plot_residency(FILE *f, const struct cmp_table *t,
 			   const struct html_opts *o)
 {
@@ -167,7 +188,7 @@ static void plot_residency(FILE *f, const struct cmp_table *t,
 	for (c = 0; c < t->ncols && !ref; c++)
 		if (col_idle(t, c)->nstates)
 			ref = col_idle(t, c);
-	if (!ref || plot_begin(&p, o->gnuplot, "state residency (% of time)", 720, 320))
+	if (!ref || !any_idle_rate(t, true) || plot_begin(&p, o->gnuplot, "state residency (% of time)", 720, 320))
 		return;
 	config_xtics(&p, t);
 	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"
@@ -201,7 +222,8 @@ static void plot_misses(FILE *f, const struct cmp_table *t,
 	struct plot p;
 	int c;
 
-	if (plot_begin(&p, o->gnuplot, "mispredictions (kernel rule, % of idle entries)", 720, 300))
+	if (!any_idle_rate(t, false) ||
+	    plot_begin(&p, o->gnuplot, "mispredictions (kernel rule, % of idle entries)", 720, 300))
 		return;
 	config_xtics(&p, t);
 	fprintf(p.script, "set style data histograms\nset style histogram clustered gap 1\n"

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include <math.h>
+
 #include "input.h"
 #include "text.h"
 #include "results.h"
@@ -138,6 +140,26 @@ static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
 	return 0;
 }
 
+/* A rate of the idle table: a number, or null where it is undefined. */
+static int idle_rate(struct res_set *rs, json_t *ji, const char *key,
+		     double *v, struct idl_err *err)
+{
+	json_t *x = json_object_get(ji, key);
+	char what[96];
+
+	if (!x || json_is_null(x)) {
+		*v = NAN;
+		return 0;
+	}
+	if (!json_is_number(x)) {
+		snprintf(what, sizeof(what), "\"idle\": \"%s\" must be a "
+			 "number or null", key);
+		return bad(err, rs->path, x, what);
+	}
+	*v = json_number_value(x);
+	return 0;
+}
+
 static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 {
 	const char *cfg, *st;
@@ -152,8 +174,9 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 			continue;
 		ri = &rs->idle[c];
 		ri->present = true;
-		ri->above_pct = json_number_value(json_object_get(ji, "above_pct"));
-		ri->below_pct = json_number_value(json_object_get(ji, "below_pct"));
+		if (idle_rate(rs, ji, "above_pct", &ri->above_pct, err) ||
+		    idle_rate(rs, ji, "below_pct", &ri->below_pct, err))
+			return -1;
 		res = json_object_get(ji, "residency_pct");
 		json_object_foreach(res, st, x) {
 			if (ri->nstates >= RES_MAX_STATES)
@@ -162,12 +185,13 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 			if (check_len(err, rs->path, res, st,
 				      sizeof(ri->state[0]), "a state name"))
 				return -1;
-			if (!json_is_number(x))
+			if (!json_is_number(x) && !json_is_null(x))
 				return bad(err, rs->path, x,
-					   "\"residency_pct\" must hold numbers");
+					   "\"residency_pct\" must hold numbers or null");
 			snprintf(ri->state[ri->nstates], sizeof(ri->state[0]), "%s", st);
 			idl_text_clean(ri->state[ri->nstates]);
-			ri->residency_pct[ri->nstates++] = json_number_value(x);
+			ri->residency_pct[ri->nstates++] =
+				json_is_null(x) ? NAN : json_number_value(x);
 		}
 		en = json_object_get(ji, "energy");
 		if (json_is_object(en) &&
@@ -182,6 +206,25 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 				return -1;
 		}
 	}
+	return 0;
+}
+
+/* Two rows of one benchmark, case and metric: which one counts? */
+static int unique_bench(struct res_set *rs, int n, struct idl_err *err)
+{
+	const struct res_bench *b = &rs->bench[n];
+	char what[RES_NAME_LEN * 3 + 96];
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rs->bench[i].name, b->name) &&
+		    !strcmp(rs->bench[i].kase, b->kase) &&
+		    !strcmp(rs->bench[i].metric, b->metric)) {
+			snprintf(what, sizeof(what), "benchmark %s case '%s' "
+				 "metric %s appears twice (entries %d and %d)",
+				 b->name, b->kase, b->metric, i + 1, n + 1);
+			return bad(err, rs->path, NULL, what);
+		}
 	return 0;
 }
 
@@ -233,7 +276,8 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	json_array_foreach(benchs, i, jb) {
 		rs->nbench = (int)i + 1;	/* so that results_free sees it */
-		if (load_bench(rs, &rs->bench[i], jb, err))
+		if (load_bench(rs, &rs->bench[i], jb, err) ||
+		    unique_bench(rs, (int)i, err))
 			return -1;
 	}
 	copy_str(rs->idle_scope, sizeof(rs->idle_scope),

@@ -80,6 +80,36 @@ check "units differ: exit" 2 $?
 grep -q "neg-ms.json: b one lat is in 'ms' here, in 'us' in an earlier file" "$tmp/err"
 check "units differ: message" 0 $?
 
+# one benchmark, case and metric twice: which would count? refused; an
+# idle rate must be a number or null
+python3 - "$tmp/neg.json" "$tmp/dup.json" "$tmp/idle.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"].append(dict(d["benchmarks"][1]))
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1]))
+d["idle"] = {"base": {"above_pct": "x", "below_pct": None}}
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$IDLELAB" compare "$tmp/dup.json" >/dev/null 2>"$tmp/err"
+check "duplicate row: exit" 2 $?
+grep -q "dup.json: benchmark b case 'one' metric lat appears twice (entries 2 and 3)" "$tmp/err"
+check "duplicate row: message" 0 $?
+"$IDLELAB" compare "$tmp/idle.json" >/dev/null 2>"$tmp/err"
+check "idle rate not a number: exit" 2 $?
+grep -q 'idle.json: "idle": "above_pct" must be a number or null' "$tmp/err"
+check "idle rate not a number: message" 0 $?
+
+# a replay without periods: its undefined rates are n/a, and the report
+# is written without the plots that have nothing to show
+head -c 5000 "$top_srcdir/traces/data/default.idl" >"$tmp/cut0.idl"
+"$IDLELAB" replay -g teo,menu --format json -o "$tmp/z.json" "$tmp/cut0.idl" 2>/dev/null
+"$IDLELAB" compare "$tmp/z.json" 2>/dev/null | grep -q '^above %  *n/a  *n/a$'
+check "no periods: above n/a" 0 $?
+"$IDLELAB" report -o "$tmp/z.html" "$tmp/z.json" 2>"$tmp/err"
+check "no periods: report exit" 0 $?
+check "no periods: report quiet" "" "$(cat "$tmp/err")"
+
 # two inputs: columns are labelled by input
 "$IDLELAB" compare -s summary "$fx/live-small.json" "$fx/live-small.json" 2>/dev/null >"$tmp/two"
 grep -q "live-small/menu" "$tmp/two"
