@@ -93,10 +93,15 @@ static int check_head(struct merge *m, const struct shard_file *sf,
 					   sf->path, m->total, grid);
 		return 0;
 	}
-	if (strcmp(id, m->id) || (size_t)total != m->total)
+	if (strcmp(id, m->id))
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: another sweep "
 				   "than %s (id %s, not %s)", sf->path,
 				   m->file[0].path, id, m->id);
+	if ((size_t)total != m->total)	/* one id: an edited file */
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %lld cells "
+				   "in all, but %zu in %s of the same sweep",
+				   sf->path, (long long)total, m->total,
+				   m->file[0].path);
 	return 0;
 }
 
@@ -127,6 +132,11 @@ static int take_cells(struct merge *m, int f, struct idl_err *err)
 			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: cell "
 					   "%lld is not where the sweep's grid "
 					   "puts it", sf->path, (long long)i);
+		/* a failed cell has results with an "error" */
+		if (!json_is_object(json_object_get(c, "results")))
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: cell "
+					   "%lld has no results", sf->path,
+					   (long long)i);
 		if (m->cell[i])
 			return idl_err_set(err, IDL_EXIT_BADINPUT, "cell %lld "
 					   "(%s, %s, table %s) is in both %s "

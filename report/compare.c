@@ -152,15 +152,34 @@ static void pack_cells(struct cmp_table *t)
 				t->cell[r * CMP_MAX_COLUMNS + c];
 }
 
+/* Input @s's name in titles: its label, numbered when another input has
+ * the same (d1/res.json and d2/res.json, a file given twice). */
+static void input_label(char *buf, size_t len, const struct res_set *sets,
+			int nsets, int s)
+{
+	int i;
+
+	for (i = 0; i < nsets; i++)
+		if (i != s && !strcmp(sets[i].label, sets[s].label))
+			break;
+	if (i < nsets)
+		snprintf(buf, len, "%s#%d", sets[s].label, s + 1);
+	else
+		snprintf(buf, len, "%s", sets[s].label);
+}
+
 static void set_title(struct cmp_column *col, const struct res_set *sets,
 		      int nsets, int s, int c)
 {
+	char label[RES_NAME_LEN + 16];
+
+	input_label(label, sizeof(label), sets, nsets, s);
 	/* several inputs: say which one each column is from */
 	if (nsets > 1 && sets[s].nconfigs > 1)
-		snprintf(col->title, sizeof(col->title), "%s/%s",
-			 sets[s].label, sets[s].configs[c]);
+		snprintf(col->title, sizeof(col->title), "%s/%s", label,
+			 sets[s].configs[c]);
 	else if (nsets > 1)
-		snprintf(col->title, sizeof(col->title), "%s", sets[s].label);
+		snprintf(col->title, sizeof(col->title), "%s", label);
 	else
 		snprintf(col->title, sizeof(col->title), "%s",
 			 sets[s].configs[c]);

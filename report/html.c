@@ -260,7 +260,9 @@ static void plot_energy_latency(FILE *f, const struct cmp_table *t,
 	char title[256];
 	struct plot p;
 
-	if (r < 0)
+	/* the energy is the idle table's, pooled over the traces: set it
+	 * against a latency of one case only when there is one case */
+	if (r < 0 || t->row[r].next_of_metric >= 0)
 		return;
 	snprintf(title, sizeof(title), "energy vs %s %s (mean)", t->row[r].name,
 		 t->row[r].metric);

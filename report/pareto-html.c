@@ -58,12 +58,12 @@ static void plot_front(FILE *f, const struct pareto *pa,
 	      "$front using 1:2 with linespoints pt 7 ps 1.2 lw 2 "
 	      "lc rgb '#17631c' title 'Pareto front', "
 	      "$front using 1:2:3 with labels offset 1,0.8 left font ',9' "
-	      "notitle", p.script);
+	      "noenhanced notitle", p.script);
 	if (nd)
 		fputs(", $def using 1:2 with points pt 6 ps 2.2 lw 2 "
 		      "lc rgb '#a11' title 'defaults', $def using 1:2:3 with "
 		      "labels offset 1,-0.8 left font ',9' tc rgb '#a11' "
-		      "notitle", p.script);
+		      "noenhanced notitle", p.script);
 	fputc('\n', p.script);
 	free(idx);
 	html_svg(f, &p, "pareto");

@@ -112,7 +112,8 @@ check "no periods: report quiet" "" "$(cat "$tmp/err")"
 
 # two inputs: columns are labelled by input
 "$IDLELAB" compare -s summary "$fx/live-small.json" "$fx/live-small.json" 2>/dev/null >"$tmp/two"
-grep -q "live-small/menu" "$tmp/two"
+# (the same name twice: numbered by position)
+grep -q "live-small#1/menu .* live-small#2/menu" "$tmp/two"
 check "two inputs labelled" 0 $?
 
 # report: atomic write, plots when gnuplot is there

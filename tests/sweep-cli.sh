@@ -178,9 +178,30 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 expect2 "merge: a forged cell" "not where the sweep's grid puts it" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/forged.json" "$T/p3.json"
+python3 - "$T/p2.json" "$T/nores.json" "$T/total.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["cells"][0]["results"]
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1]))
+d["sweep"]["cells_total"] -= 1
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect2 "merge: a cell without results" "nores.json: cell 1 has no results" \
+	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/nores.json" "$T/p3.json"
+expect2 "merge: an edited cell count" \
+	"total.json: 71 cells in all, but 72 in $T/p1.json of the same sweep" \
+	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/total.json" "$T/p3.json"
 expect2 "compare: a shard" "a shard" "$IDLELAB" compare "$T/p1.json"
 "$IDLELAB" report -o "$T/sweep.html" "$T/all.json" 2>"$T/err" &&
 	grep -q "Pareto front: [0-9]* of 12" "$T/sweep.html" &&
 	{ ! command -v gnuplot >/dev/null || grep -q 'data-plot="pareto"' "$T/sweep.html"; } &&
 	ok "report: the front (plotted with gnuplot)" || bad "report: $(cat "$T/err")"
+# a label with '_' is text, not gnuplot's subscript markup
+if command -v gnuplot >/dev/null; then
+	sweep -g 'teo:decay_shift=2|4' -g menu -o "$T/ds.json" "$D/pipe-menu.idl" &&
+		"$IDLELAB" report -o "$T/ds.html" "$T/ds.json" &&
+		grep -q '>teo:decay_shift=[24]<' "$T/ds.html" &&
+		ok "report: Pareto labels as written" || bad "report: Pareto labels"
+fi
 exit $fail
