@@ -48,8 +48,37 @@ static void pre_block(FILE *f, const struct cmp_table *t,
 	free(buf);
 }
 
+/*
+ * @svg with its ids and the references to them prefixed by "pN-": every
+ * gnuplot SVG names its parts alike (gnuplot_canvas, gpPt1, ...), and
+ * one page holds several, whose ids must be unique.
+ */
+static void put_svg(FILE *f, const char *svg, int n)
+{
+	static const char *const ref[] = {
+		"id='", "id=\"", "href='#", "href=\"#", "url(#"
+	};
+	const char *s = svg;
+	size_t i, len;
+
+	while (*s) {
+		for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+			len = strlen(ref[i]);
+			if (!strncmp(s, ref[i], len))
+				break;
+		}
+		if (i < sizeof(ref) / sizeof(ref[0])) {
+			fprintf(f, "%sp%d-", ref[i], n);
+			s += len;
+		} else {
+			fputc(*s++, f);
+		}
+	}
+}
+
 void html_svg(FILE *f, struct plot *p, const char *what)
 {
+	static int plots;
 	char *svg = plot_end(p);
 
 	if (!svg) {
@@ -58,8 +87,9 @@ void html_svg(FILE *f, struct plot *p, const char *what)
 		return;
 	}
 	/* drop the XML prolog: the SVG element is embedded in HTML */
-	fprintf(f, "<div class=\"plot\" data-plot=\"%s\">%s</div>\n", what,
-		strstr(svg, "<svg") ? strstr(svg, "<svg") : svg);
+	fprintf(f, "<div class=\"plot\" data-plot=\"%s\">", what);
+	put_svg(f, strstr(svg, "<svg") ? strstr(svg, "<svg") : svg, ++plots);
+	fputs("</div>\n", f);
 	free(svg);
 }
 

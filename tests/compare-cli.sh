@@ -126,6 +126,17 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check "one runs plot per row" 3 "$(cat "$tmp/n")"
 	grep -q 'data-plot="residency"' "$tmp/r.html"
 	check "residency plot" 0 $?
+	# several gnuplot SVGs in one page: every id once, every
+	# reference to one that is there
+	python3 - "$tmp/r.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+ids = re.findall(r"""\bid=['"]([^'"]*)['"]""", s)
+refs = re.findall(r"""(?:href=['"]#|url\(#)([^'")]*)""", s)
+assert len(ids) > 20 and len(ids) == len(set(ids)), len(ids) - len(set(ids))
+assert refs and set(refs) <= set(ids), set(refs) - set(ids)
+PY
+	check "report: ids unique, references resolved" 0 $?
 fi
 "$IDLELAB" report -o /dev/full/x.html "$fx/live-small.json" >/dev/null 2>&1
 check "report to unwritable path" 1 $?
