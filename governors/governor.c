@@ -145,9 +145,10 @@ static int find_param(const struct idl_governor_ops *ops, const char *name,
 	return -1;
 }
 
-/* One "param=value" item of length @len; sets gov->param[]. */
+/* One "param=value" item of length @len; sets gov->param[].  @seen:
+ * the parameters already given (twice would leave one value unused). */
 static int parse_item(struct idl_governor *gov, const char *item, size_t len,
-		      char *err, size_t errlen)
+		      unsigned long long *seen, char *err, size_t errlen)
 {
 	const struct idl_governor_ops *ops = gov->ops;
 	const struct idl_gov_param *p;
@@ -170,6 +171,12 @@ static int parse_item(struct idl_governor *gov, const char *item, size_t len,
 		return -1;
 	}
 	p = &ops->params[i];
+	if (*seen & 1ULL << i) {
+		snprintf(err, errlen, "%s: %s given twice", ops->name,
+			 p->name);
+		return -1;
+	}
+	*seen |= 1ULL << i;
 	len -= (size_t)(eq + 1 - item);
 	if (len == 0 || len >= sizeof(val)) {
 		snprintf(err, errlen, "%s: %s: '%.*s' is not a decimal integer",
@@ -275,8 +282,10 @@ static int parse_params(struct idl_governor *gov, const char *spec,
 			const char *colon, char *err, size_t errlen)
 {
 	const char *item, *next;
+	unsigned long long seen = 0;
 	int i;
 
+	_Static_assert(IDL_GOV_MAX_PARAMS <= 64, "a bit per parameter");
 	if (nr_params(gov->ops) > IDL_GOV_MAX_PARAMS) {
 		snprintf(err, errlen, "%s: too many parameters",
 			 gov->ops->name);
@@ -295,7 +304,7 @@ static int parse_params(struct idl_governor *gov, const char *spec,
 				 gov->ops->name, spec);
 			return -1;
 		}
-		if (parse_item(gov, item, len, err, errlen))
+		if (parse_item(gov, item, len, &seen, err, errlen))
 			return -1;
 	}
 	return make_spec(gov, err, errlen);
@@ -313,6 +322,7 @@ int idl_governor_apply(struct idl_governor *gov, const char *params,
 		       char *err, size_t errlen)
 {
 	const char *item = params, *comma, *eq;
+	unsigned long long seen = 0;
 	size_t len;
 
 	while (item && *item) {
@@ -320,7 +330,7 @@ int idl_governor_apply(struct idl_governor *gov, const char *params,
 		len = comma ? (size_t)(comma - item) : strlen(item);
 		eq = memchr(item, '=', len);
 		if (eq && find_param(gov->ops, item, (size_t)(eq - item)) >= 0 &&
-		    parse_item(gov, item, len, err, errlen))
+		    parse_item(gov, item, len, &seen, err, errlen))
 			return -1;
 		item = comma ? comma + 1 : NULL;
 	}

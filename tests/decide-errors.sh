@@ -149,6 +149,7 @@ cmdline unknown-governor "decide: unknown governor 'nope' (governors: " -g nope
 cmdline unknown-param \
 	"decide: ladder: unknown parameter 'x' (parameters: promotion_count, demotion_count)" \
 	-g ladder:x=1
+cmdline param-twice "decide: menu: decay given twice" -g menu:decay=8,decay=4
 cmdline bad-option "idlelab decide: unknown option '--frob'" --frob -g ladder
 cmdline missing-file "decide: /nonexistent/s.in: No such file or directory" \
 	-g ladder /nonexistent/s.in
