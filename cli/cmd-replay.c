@@ -407,6 +407,9 @@ int cmd_replay(int argc, char **argv)
 	if (c.o.machine && c.o.states_file)
 		return idl_usage_error("--machine and --states exclude each "
 				       "other");
+	if (c.per_cpu && c.fmt == REPLAY_TEXT && !c.bare)
+		return idl_usage_error("--per-cpu: the per-CPU results are in "
+				       "--format csv or json");
 	if (!c.gov_given &&
 	    parse_governors(DEFAULT_GOVERNORS, &c.o, true) <= 0) {
 		fprintf(stderr, "%s: no governor is built\n", idl_progname);
