@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "import.h"
 
@@ -24,8 +25,72 @@ struct line_ctx {
 	struct idl_err	*err;
 };
 
-/* The event type of the @len bytes at @name, EV_NONE if not known. */
-uint16_t text_event_type(const char *name, size_t len);
+/* @name (@len bytes) is the literal @s: the event @type.  The size is a
+ * constant, so the compare is a few inlined word compares. */
+#define NAME_IS(s, type) \
+	do { \
+		if (len == sizeof(s) - 1 && !memcmp(name, s, sizeof(s) - 1)) \
+			return type; \
+	} while (0)
+
+/*
+ * The known events, told apart by their length first (the most frequent
+ * of a length tried first): one compare per line, as this runs for every
+ * line of a capture, twice; inline in both parsers.  EV_NONE if not known.
+ */
+static inline __attribute__((always_inline))
+uint16_t text_event_by_name(const char *name, size_t len)
+{
+	switch (len) {
+	case 8:
+		NAME_IS("cpu_idle", EV_CPU_IDLE);
+		break;
+	case 9:
+		NAME_IS("tick_stop", EV_TICK_STOP);
+		break;
+	case 11:
+		NAME_IS("timer_start", EV_TIMER_START);
+		break;
+	case 12:
+		NAME_IS("sched_wakeup", EV_SCHED_WAKEUP);
+		NAME_IS("ipi_send_cpu", EV_IPI_SEND_CPU);
+		NAME_IS("sched_switch", EV_SCHED_SWITCH);
+		NAME_IS("timer_cancel", EV_TIMER_CANCEL);
+		break;
+	case 13:
+		NAME_IS("hrtimer_start", EV_HRTIMER_START);
+		NAME_IS("cpu_idle_miss", EV_CPU_IDLE_MISS);
+		break;
+	case 14:
+		NAME_IS("hrtimer_cancel", EV_HRTIMER_CANCEL);
+		break;
+	case 16:
+		NAME_IS("ipi_send_cpumask", EV_IPI_SEND_CPUMASK);
+		break;
+	case 17:
+		NAME_IS("irq_handler_entry", EV_IRQ_HANDLER_ENTRY);
+		break;
+	case 18:
+		NAME_IS("timer_expire_entry", EV_TIMER_EXPIRE_ENTRY);
+		break;
+	case 20:
+		NAME_IS("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY);
+		break;
+	}
+	return EV_NONE;
+}
+
+/* "SUBSYSTEM:NAME", as perf script prints an event (the subsystem must
+ * be the event's own), for a name text_event_by_name() does not know. */
+uint16_t text_event_with_system(const char *name, size_t len);
+
+/* The event called @name (@len bytes), or EV_NONE. */
+static inline uint16_t text_event_type(const char *name, size_t len)
+{
+	uint16_t type = text_event_by_name(name, len);
+
+	return type != EV_NONE ? type : text_event_with_system(name, len);
+}
 
 /* For each byte, the columns of the irq-info flags where it may stand:
  * bit i for column i (text_flags_column()). */
