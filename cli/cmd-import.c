@@ -159,6 +159,12 @@ static void summary(const char *in, const struct import_summary *s)
 			 "own: a capture with a larger buffer_size_kb keeps "
 			 "them", in,
 			 (unsigned long long)st->overwritten);
+	if (st->too_long)
+		idl_warn("%s: %llu idle period%s longer than %llu s: a "
+			 "timestamp far off? (replay skips them)", in,
+			 (unsigned long long)st->too_long,
+			 st->too_long == 1 ? "" : "s",
+			 MODEL_LONG_PERIOD_NS / 1000000000ULL);
 	if (st->before_from)
 		fprintf(stderr, "periods before every CPU's record begins, "
 			"left out: %llu\n",

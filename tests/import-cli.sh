@@ -43,6 +43,17 @@ imp "$T/crlf.txt" -o "$T/c.idl" --machine vm-haltpoll --hz 250 ||
 "$IDLELAB" info "$T/c.idl" --format json | sed -n '/"stats"/,$p' >"$T/c.stats"
 cmp -s "$T/a.stats" "$T/c.stats" || bad "CRLF import differs"
 
+# D's exit 2000 s later (a timestamp far off): the period is written,
+# with a warning
+{ cat "$FX/ftrace-nsec.txt"
+  echo '          <idle>-0 [000] d..1. 2100.004000800: cpu_idle: state=4294967295 cpu_id=0'
+} >"$T/far.txt"
+imp "$T/far.txt" -o "$T/far.idl" --machine vm-haltpoll --hz 250 ||
+	bad "far exit: $(cat "$T/err")"
+expect "$T/far.idl" nr_periods 4
+grep -q 'warning: .*far.txt: 1 idle period longer than 1000 s' "$T/err" ||
+	bad "far exit: no warning: $(cat "$T/err")"
+
 # The header says the ring buffer kept 24 of 1024 events written: the
 # 1000 it overwrote are the trace's lost events, with a warning; the
 # periods are those of the whole file.

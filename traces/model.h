@@ -26,6 +26,10 @@
 typedef int (*model_emit_fn)(void *ctx, const struct idle_period *p,
 			     struct idl_err *err);
 
+/* An idle period longer than this is taken for a timestamp far off
+ * (told); replay skips such periods (REPLAY_MAX_PERIOD_NS). */
+#define MODEL_LONG_PERIOD_NS	(1000ULL * 1000000000ULL)
+
 struct model_opts {
 	uint32_t	hz;		/* 0: estimate from the events */
 	bool		clock_is_mono;	/* trace clock is CLOCK_MONOTONIC */
@@ -51,6 +55,7 @@ struct model_stats {
 						 * header; set by import.c) */
 	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
 	uint64_t	before_from;		/* left out: before emit_from_ns */
+	uint64_t	too_long;		/* > MODEL_LONG_PERIOD_NS */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
 	uint64_t	stale_timers;		/* overdue, expiry never seen */
