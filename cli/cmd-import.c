@@ -131,9 +131,8 @@ static void summary(const char *in, const struct import_summary *s)
 {
 	const struct model_stats *st = &s->stats;
 	double secs = s->seconds;
-	int i;
-
 	char hz[32] = "unknown";
+	int i;
 
 	if (st->hz)
 		snprintf(hz, sizeof(hz), "%u%s", st->hz,

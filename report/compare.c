@@ -111,7 +111,7 @@ static int same_meaning(const struct cmp_row *row, const struct res_bench *rb,
 				   rs->path, rb->name, rb->kase, rb->metric,
 				   rb->unit, row->unit);
 	if (row->higher_is_better != rb->higher_is_better)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s %s %s is "
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s %s %s: "
 				   "%s is better here, the other way in an "
 				   "earlier file", rs->path, rb->name,
 				   rb->kase, rb->metric,

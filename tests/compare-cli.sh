@@ -79,6 +79,12 @@ sed 's/"unit":"us"/"unit":"ms"/' "$tmp/neg.json" >"$tmp/neg-ms.json"
 check "units differ: exit" 2 $?
 grep -q "neg-ms.json: b one lat is in 'ms' here, in 'us' in an earlier file" "$tmp/err"
 check "units differ: message" 0 $?
+sed 's/"higher_is_better":false/"higher_is_better":true/' "$tmp/neg.json" \
+	>"$tmp/neg-hib.json"
+"$IDLELAB" compare "$tmp/neg.json" "$tmp/neg-hib.json" >/dev/null 2>"$tmp/err"
+check "direction differs: exit" 2 $?
+grep -q "neg-hib.json: b neg regret: higher is better here, the other way in an earlier file" "$tmp/err"
+check "direction differs: message" 0 $?
 
 # one benchmark, case and metric twice: which would count? refused; an
 # idle rate must be a number or null
