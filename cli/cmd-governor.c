@@ -32,7 +32,7 @@ static const char governor_usage[] =
 
 /* The options of build, which --help shows for the whole command. */
 #define BUILD_OPTIONS(o) { \
-	IDL_OPT_STR('o', "output", &(o)->out, "GOV.so", \
+	IDL_OPT_PATH('o', "output", &(o)->out, "GOV.so", \
 		"the plugin to write"), \
 	IDL_OPT_STR('k', "kernel", &(o)->kernel, "X.Y", \
 		"apply the rules of Linux X.Y (how the latency limit and " \

@@ -84,11 +84,11 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 {
 	struct import_opts *o = &a->o;
 	const struct idl_option opts[] = {
-		IDL_OPT_STR('o', "output", &o->out, "OUT",
+		IDL_OPT_PATH('o', "output", &o->out, "OUT",
 			"trace file to write"),
 		IDL_OPT_STR('m', "machine", &o->machine, "NAME",
 			"C-state table: a built-in machine"),
-		IDL_OPT_STR('s', "states", &o->states, "FILE",
+		IDL_OPT_PATH('s', "states", &o->states, "FILE",
 			"C-state table: a table file"),
 		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, 10000,
 			"the kernel's HZ (default: estimated from events)"),

@@ -162,11 +162,11 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"the session"),
 		IDL_OPT_STR('D', "disable-state", &c->disable, "LIST",
 			"disable these state indices for the session"),
-		IDL_OPT_STR('o', "output", &o->outdir, "DIR",
+		IDL_OPT_PATH('o', "output", &o->outdir, "DIR",
 			"results directory (default live-YYYYmmdd-HHMMSS)"),
 		IDL_OPT_FLAG(0, "restore", &c->restore_only,
 			"only restore from a journal left behind, and exit"),
-		IDL_OPT_STR(0, "sysfs-root", &o->root, "DIR",
+		IDL_OPT_PATH(0, "sysfs-root", &o->root, "DIR",
 			"cpuidle sysfs root (default $IDLELAB_SYSFS_ROOT or "
 			CSTATE_SYSFS_ROOT ")"),
 		IDL_OPT_CALLBACK_OPTARG(0, "list-bench", &c->list_bench, "roff",

@@ -34,7 +34,7 @@ int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	const struct idl_option opts[] = {
-		IDL_OPT_STR('o', "output", &out, "FILE",
+		IDL_OPT_PATH('o', "output", &out, "FILE",
 			"the merged results (written atomically)"),
 		IDL_OPT_END
 	};

@@ -204,7 +204,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			")"),
 		IDL_OPT_STR(0, "machine", &o->machine, "NAME",
 			"what-if: replay on a built-in table or table file"),
-		IDL_OPT_STR(0, "states", &o->states_file, "FILE",
+		IDL_OPT_PATH(0, "states", &o->states_file, "FILE",
 			"what-if: replay on the table in FILE"),
 		IDL_OPT_CALLBACK(0, "disable", o, "STATE", opt_disable,
 			"what-if: disable a state (index or name); "
@@ -235,7 +235,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"per-decision lines for CPU; FROM-TO are idle period "
 			"numbers, or times since trace start with a unit (ns, "
 			"us, ms, s), e.g. 0:1.5s-1.6s"),
-		IDL_OPT_STR('o', "output", &c->output, "FILE",
+		IDL_OPT_PATH('o', "output", &c->output, "FILE",
 			"write the results to FILE (atomically)"),
 		IDL_OPT_CALLBACK(0, "synthetic", o, "N[:CPUS]", opt_synthetic,
 			"replay N generated periods per CPU instead of traces "

@@ -44,7 +44,7 @@ int cmd_report(int argc, char **argv)
 	int rule = STAT_SIG_TTEST;
 	const char *out = NULL;
 	const struct idl_option opts[] = {
-		IDL_OPT_STR('o', "output", &out, "FILE",
+		IDL_OPT_PATH('o', "output", &out, "FILE",
 			"the page to write (required)"),
 		IDL_OPT_STR('t', "title", &o.title, "TEXT",
 			"page title (default \"idlelab report\")"),

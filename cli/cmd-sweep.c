@@ -102,7 +102,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		IDL_OPT_CALLBACK(0, "shard", a, "I/N", set_shard,
 			"run shard I of N only (cell k is in shard\n"
 			"k mod N + 1)"),
-		IDL_OPT_STR('o', "output", &a->out, "FILE",
+		IDL_OPT_PATH('o', "output", &a->out, "FILE",
 			"results (JSON, written atomically)"),
 		IDL_OPT_FLAG(0, "force", &a->force,
 			"run more than " IDL_STR(SWEEP_DEFAULT_MAX_CELLS)

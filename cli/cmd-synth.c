@@ -43,11 +43,11 @@ static int parse_args(int argc, char **argv, struct synth_args *a)
 {
 	struct synth_params *p = &a->p;
 	const struct idl_option opts[] = {
-		IDL_OPT_STR('o', "output", &a->out, "FILE",
+		IDL_OPT_PATH('o', "output", &a->out, "FILE",
 			"trace to write (appears only when complete)"),
 		IDL_OPT_STR('m', "machine", &a->machine, "NAME",
 			"built-in C-state table (or a table file)"),
-		IDL_OPT_STR('s', "states", &a->states, "FILE",
+		IDL_OPT_PATH('s', "states", &a->states, "FILE",
 			"C-state table file"),
 		IDL_OPT_STR('p', "pattern", &a->pattern, "SPEC",
 			"terms joined by '+' (default \""

@@ -154,6 +154,8 @@ static int set_value(const struct idl_option *o, const char *arg)
 		*(bool *)o->value = true;
 		return 0;
 	case IDL_T_STRING:
+		if ((o->flags & IDL_OPT_NONEMPTY) && !*arg)
+			return idl_opt_error(o, arg, "a name (it is empty)");
 		*(const char **)o->value = arg;
 		return 0;
 	case IDL_T_CALLBACK:

@@ -43,6 +43,7 @@ enum idl_opt_type {
 
 #define IDL_OPT_OPTIONAL_ARG	1	/* --name[=ARG] */
 #define IDL_OPT_ABOVE_MIN	2	/* IDL_T_DOUBLE: > dmin, not >= dmin */
+#define IDL_OPT_NONEMPTY	4	/* IDL_T_STRING: not "" (a path) */
 
 struct idl_option {
 	int			short_name;	/* 'o', or 0: long only */
@@ -72,6 +73,10 @@ struct idl_option {
 #define IDL_OPT_STR(s, l, v, a, h) \
 	{ IDL_OPT_COMMON(s, l, IDL_T_STRING, IDL_OPT_PTR(v, const char *), \
 			 a, h) }
+/* A file or directory name: "" is refused before anything runs. */
+#define IDL_OPT_PATH(s, l, v, a, h) \
+	{ IDL_OPT_COMMON(s, l, IDL_T_STRING, IDL_OPT_PTR(v, const char *), \
+			 a, h), .flags = IDL_OPT_NONEMPTY }
 #define IDL_OPT_INT(s, l, v, a, lo, hi, h) \
 	{ IDL_OPT_COMMON(s, l, IDL_T_INT, IDL_OPT_PTR(v, int), a, h), \
 	  .min = (lo), .max = (hi) }

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,6 +67,62 @@ int idl_input_open(const char *path, uint64_t max_size, const char *what,
 		return -1;
 	}
 	return fd;
+}
+
+/* jansson reads through this: it counts line lengths to enforce the cap */
+struct capped_reader {
+	FILE	*f;
+	size_t	line_len;
+	bool	too_long;
+};
+
+static size_t capped_read(void *buf, size_t len, void *data)
+{
+	struct capped_reader *r = data;
+	size_t n = fread(buf, 1, len, r->f), i;
+
+	for (i = 0; i < n; i++) {
+		r->line_len = ((char *)buf)[i] == '\n' ? 0 : r->line_len + 1;
+		if (r->line_len > IDL_RESULTS_MAX_LINE) {
+			r->too_long = true;
+			return (size_t)-1;
+		}
+	}
+	return n;
+}
+
+json_t *idl_json_loadf(FILE *f, const char *path, struct idl_err *err)
+{
+	struct capped_reader r = { f, 0, false };
+	json_error_t jerr;
+	json_t *root;
+
+	root = json_load_callback(capped_read, &r, JSON_REJECT_DUPLICATES,
+				  &jerr);
+	if (r.too_long)
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: line too long "
+			    "(more than %u bytes)", path, jerr.line,
+			    IDL_RESULTS_MAX_LINE);
+	else if (!root && jerr.line < 1)	/* not a syntax error */
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
+			    jerr.text);
+	else if (!root)
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", path,
+			    jerr.line, jerr.text);
+	return root;
+}
+
+json_t *idl_json_load(const char *path, struct idl_err *err)
+{
+	FILE *f = idl_input_fopen(path, IDL_RESULTS_MAX_SIZE,
+				  "a results file", err);
+	json_t *root;
+
+	if (!f)
+		return NULL;
+	root = idl_json_loadf(f, path, err);
+	fclose(f);
+	return root;
 }
 
 FILE *idl_input_fopen(const char *path, uint64_t max_size, const char *what,

@@ -37,6 +37,18 @@ int idl_input_open(const char *path, uint64_t max_size, const char *what,
 FILE *idl_input_fopen(const char *path, uint64_t max_size, const char *what,
 		      struct idl_err *err);
 
+/*
+ * A results JSON document from @f (opened by idl_input_fopen()), with
+ * duplicate keys refused and the IDL_RESULTS_MAX_LINE cap; errors are
+ * "path:line: ..." (a syntax error) or "path: ...".  NULL with @err set.
+ */
+struct json_t;
+struct json_t *idl_json_loadf(FILE *f, const char *path,
+			      struct idl_err *err);
+/* The same, opening @path (a regular file of at most
+ * IDL_RESULTS_MAX_SIZE bytes). */
+struct json_t *idl_json_load(const char *path, struct idl_err *err);
+
 /* A line reader with a cap; errors are "path:line: ...". */
 struct idl_lines {
 	FILE		*f;

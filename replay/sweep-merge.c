@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "input.h"
 #include "sweep.h"
 
 #define JSON_FLAGS	(JSON_COMPACT | JSON_REAL_PRECISION(10))
@@ -33,13 +34,12 @@ struct merge {
 
 static int load(struct shard_file *sf, struct idl_err *err)
 {
-	json_error_t je;
 	const char *kind;
 
-	sf->root = json_load_file(sf->path, 0, &je);
+	/* a regular file only: a FIFO would block, a directory is none */
+	sf->root = idl_json_load(sf->path, err);
 	if (!sf->root)
-		return idl_err_at_line(err, sf->path, (unsigned long)je.line,
-				       "%s", je.text);
+		return -1;
 	kind = json_string_value(json_object_get(sf->root, "kind"));
 	if (!kind || strcmp(kind, "sweep"))
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: not the "

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "input.h"
 #include "pareto.h"
 
 /* A cell's numbers that the objectives need (NaN: not there). */
@@ -221,7 +222,6 @@ static int alloc_groups(struct pareto *pa, json_t *head)
 int pareto_load(struct pareto *pa, const char *path,
 		enum pareto_latency latency, struct idl_err *err)
 {
-	json_error_t je;
 	json_t *root, *head;
 	struct pool *pool = NULL;
 	size_t total, ncells;
@@ -229,10 +229,9 @@ int pareto_load(struct pareto *pa, const char *path,
 
 	memset(pa, 0, sizeof(*pa));
 	pa->latency = latency;
-	root = json_load_file(path, 0, &je);
+	root = idl_json_load(path, err);
 	if (!root)
-		return idl_err_at_line(err, path, (unsigned long)je.line,
-				       "%s", je.text);
+		return -1;
 	pa->root = root;
 	head = json_object_get(root, "sweep");
 	pa->id = json_string_value(json_object_get(head, "id"));

@@ -7,13 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <jansson.h>
-
-#include <math.h>
 
 #include "input.h"
 #include "text.h"
@@ -302,28 +301,6 @@ static void set_label(struct res_set *rs, const char *path)
 		rs->label[n - 5] = '\0';
 }
 
-/* jansson reads through this: it counts line lengths to enforce the cap */
-struct capped_reader {
-	FILE	*f;
-	size_t	line_len;
-	bool	too_long;
-};
-
-static size_t capped_read(void *buf, size_t len, void *data)
-{
-	struct capped_reader *r = data;
-	size_t n = fread(buf, 1, len, r->f), i;
-
-	for (i = 0; i < n; i++) {
-		r->line_len = ((char *)buf)[i] == '\n' ? 0 : r->line_len + 1;
-		if (r->line_len > IDL_RESULTS_MAX_LINE) {
-			r->too_long = true;
-			return (size_t)-1;
-		}
-	}
-	return n;
-}
-
 /* A trace given where results are expected (its magic, doc/trace-format.md) */
 static bool is_trace(FILE *f)
 {
@@ -337,35 +314,23 @@ static bool is_trace(FILE *f)
 
 static json_t *load_json(const char *file, struct idl_err *err)
 {
-	struct capped_reader r = { 0 };
-	json_error_t jerr;
 	json_t *root;
+	FILE *f;
 
-	r.f = idl_input_fopen(file, IDL_RESULTS_MAX_SIZE, "a results file",
-			      err);
-	if (!r.f)
+	f = idl_input_fopen(file, IDL_RESULTS_MAX_SIZE, "a results file",
+			    err);
+	if (!f)
 		return NULL;
-	if (is_trace(r.f)) {
-		fclose(r.f);
+	if (is_trace(f)) {
+		fclose(f);
 		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: an idlelab trace, "
 			    "not a results file: replay it first (idlelab "
 			    "replay --format json -o R.json %s) and give R.json",
 			    file, file);
 		return NULL;
 	}
-	root = json_load_callback(capped_read, &r, JSON_REJECT_DUPLICATES,
-				  &jerr);
-	fclose(r.f);
-	if (r.too_long)
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: line too long "
-			    "(more than %u bytes)", file, jerr.line,
-			    IDL_RESULTS_MAX_LINE);
-	else if (!root && jerr.line < 1)	/* not a syntax error */
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", file,
-			    jerr.text);
-	else if (!root)
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", file,
-			    jerr.line, jerr.text);
+	root = idl_json_loadf(f, file, err);
+	fclose(f);
 	return root;
 }
 

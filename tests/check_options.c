@@ -198,6 +198,8 @@ static bool per_cpu;
 static double secs;
 static const char *list_arg = "unset";
 
+static const char *out_path;
+
 static int list_cb(const struct idl_option *o, const char *arg)
 {
 	if (arg && strcmp(arg, "roff"))
@@ -215,6 +217,7 @@ static const struct idl_option opts[] = {
 		"abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd abcd"),
 	IDL_OPT_CALLBACK_OPTARG(0, "list", &list_arg, "roff", list_cb,
 				"x\ny"),
+	IDL_OPT_PATH('o', "output", &out_path, "FILE", "a file"),
 	IDL_OPT_END
 };
 
@@ -272,7 +275,8 @@ END_TEST
 static const char *const refused[][4] = {
 	{ "-j", "0" }, { "-j", "1e400" }, { "--jobs" }, { "--bogus" },
 	{ "--per-cpu=1" }, { "-x" }, { "--format", "xml" }, { "-d", "0" },
-	{ "-d", "nan" }, { "--list=man" }, { "a", "b" },
+	{ "-d", "nan" }, { "--list=man" }, { "a", "b" }, { "-o", "" },
+	{ "--output=" },
 };
 
 START_TEST(test_refused)
@@ -330,6 +334,7 @@ static const struct {
 	{ { "a", "b" }, "unexpected argument 'b' (at most 1 FILE)", NULL },
 	{ { "--s" }, "ambiguous option '--s' (--states, --synthetic)",
 	  &cl2 },
+	{ { "-o", "" }, "--output: '' is not a name (it is empty)", NULL },
 };
 
 START_TEST(test_messages)
@@ -361,6 +366,7 @@ START_TEST(test_help)
 		"                       abcd\n"
 		"      --list[=roff]    x\n"
 		"                       y\n"
+		"  -o, --output FILE    a file\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Footer.\n";
