@@ -247,6 +247,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	if (ret < 0)
 		return ret;
+	/* the list is of the built-in tables, as text or CSV */
+	if (o->list && (o->machine || o->file || o->sysfs || o->root ||
+			o->cpu >= 0 || o->save || o->fmt == FMT_JSON)) {
+		idl_usage_error("--list takes only --format text or csv");
+		return IDL_OPTS_BAD;
+	}
 	if (o->root || o->cpu >= 0)
 		o->sysfs = true;
 	if (o->cpu < 0)

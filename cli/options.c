@@ -104,10 +104,14 @@ static void describe(const struct idl_option *o, char *buf, size_t len)
 	int_range(o, &lo, &hi, &top);
 	if (o->type == IDL_T_CPU)
 		snprintf(buf, len, "a CPU number in 0..%llu", hi);
-	else if (hi == top)
-		snprintf(buf, len, "an integer >= %lld", lo);
 	else
 		snprintf(buf, len, "an integer in %lld..%llu", lo, hi);
+}
+
+static bool is_integer(const struct idl_option *o)
+{
+	return o->type == IDL_T_INT || o->type == IDL_T_UINT ||
+	       o->type == IDL_T_S64 || o->type == IDL_T_U64;
 }
 
 static int parse_integer(const struct idl_option *o, const char *arg)
@@ -390,9 +394,12 @@ static void print_wrapped(FILE *f, const char *text, int col)
 	fputc('\n', f);
 }
 
+/* An integer option's help ends with its range, unless it gives one. */
 static void print_opt(FILE *f, const struct idl_option *o, int col)
 {
-	char left[128];
+	char left[128], help[512];
+	unsigned long long hi, top;
+	long long lo;
 	int n = opt_left(o, left, sizeof(left));
 
 	fputs(left, f);
@@ -400,7 +407,17 @@ static void print_opt(FILE *f, const struct idl_option *o, int col)
 		fprintf(f, "\n%*s", col, "");
 	else
 		fprintf(f, "%*s", col - n, "");
-	print_wrapped(f, o->help, col);
+	if (!is_integer(o) || strstr(o->help, "..")) {
+		print_wrapped(f, o->help, col);
+		return;
+	}
+	int_range(o, &lo, &hi, &top);
+	if (hi == top)
+		snprintf(help, sizeof(help), "%s (>= %lld)", o->help, lo);
+	else
+		snprintf(help, sizeof(help), "%s (%lld..%llu)", o->help, lo,
+			 hi);
+	print_wrapped(f, help, col);
 }
 
 void idl_print_help(FILE *f, const struct idl_cmdline *cl)

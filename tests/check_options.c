@@ -358,7 +358,7 @@ START_TEST(test_help)
 		"usage: cmd [OPTIONS] [FILE]\n"
 		"\n"
 		"Options:\n"
-		"  -j, --jobs N         threads\n"
+		"  -j, --jobs N         threads (1..256)\n"
 		"      --per-cpu        add per-CPU results\n"
 		"  -f, --format FMT     text, csv or json\n"
 		"  -d, --duration SECS  abcd abcd abcd abcd abcd abcd abcd "

@@ -49,6 +49,12 @@ n=$(($(wc -l <"$tmp/out") - 1))
 has "$tmp/out" "vm-haltpoll"
 expect 0 "$IDLELAB" states --list --format csv
 [ "$(($(wc -l <"$tmp/out") - 1))" -eq "$n" ] || { echo "FAIL: csv list"; fail=1; }
+# --list lists the built-in tables, nothing else: a table option with it
+# is a usage error, and nothing is saved
+expect 2 "$IDLELAB" states --list --save "$tmp/l.table"
+[ ! -e "$tmp/l.table" ] || { echo "FAIL: --list --save wrote"; fail=1; }
+expect 2 "$IDLELAB" states --list --machine skx
+expect 2 "$IDLELAB" states --list --format json
 
 # skx from intel_idle_tables.csv: C6 133 us / 600 us
 expect 0 "$IDLELAB" states --machine skx --format csv
