@@ -56,11 +56,18 @@ static void usage(FILE *f)
 
 static int list(int argc, char **argv)
 {
+	const struct idl_option opts[] = { IDL_OPT_END };
+	const struct idl_cmdline cl = {
+		.usage = governor_usage, .opts = opts,
+		.operand = "PLUGIN.so", .max_operands = -1,
+	};
 	const struct idl_governor_ops *ops;
 	char err[512];
-	int i;
+	int i = idl_parse_options(argc, argv, &cl);
 
-	for (i = 0; i < argc; i++)
+	if (i < 0)
+		return idl_opts_status(i);
+	for (; i < argc; i++)
 		if (idl_plugin_load(argv[i], &ops, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", idl_progname, err);
 			return IDL_EXIT_BADINPUT;
@@ -90,6 +97,9 @@ static int build(int argc, char **argv)
 	if (o.kernel && !kbuild_version(o.kernel))
 		return idl_usage_error("--kernel: '%s' is not MAJOR.MINOR "
 				       "(like 6.18)", o.kernel);
+	if (o.kernel && kbuild_version(o.kernel) < KBUILD_OLDEST)
+		return idl_usage_error("--kernel: %s is older than 5.1, the "
+				       "oldest whose rules are known", o.kernel);
 	o.src = argv[first];
 	fflush(stdout);
 	if (kbuild(&o, &err)) {
@@ -107,14 +117,8 @@ int cmd_governor(int argc, char **argv)
 		usage(stdout);
 		return IDL_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "list")) {
-		if (argc > 2 && (!strcmp(argv[2], "-h") ||
-				 !strcmp(argv[2], "--help"))) {
-			usage(stdout);
-			return IDL_EXIT_OK;
-		}
-		return list(argc - 2, argv + 2);
-	}
+	if (!strcmp(argv[1], "list"))
+		return list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "build"))
 		return build(argc - 1, argv + 1);
 	return idl_usage_error("unknown action '%s' (list, build)", argv[1]);

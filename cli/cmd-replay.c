@@ -329,6 +329,13 @@ static void dump_disagreements(const struct cli *c,
 	for (t = 0; t < run->ntrace && c->o.disagreements; t++) {
 		const struct replay_trace *tr = &run->tr[t];
 
+		if (!tr->disagree && !tr->setup.own_table) {
+			/* the recorded states index the trace's own table */
+			fprintf(out, "# disagreements %s: none on another "
+				"table than the trace's (--machine, "
+				"--states)\n", tr->path);
+			continue;
+		}
 		if (!tr->disagree) {
 			fprintf(out, "# disagreements %s: no column is the "
 				"governor live at capture (%s)\n", tr->path,
@@ -417,6 +424,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	paths = argv + opt;
 	npaths = argc - opt;
+	if (npaths && c.o.synth_periods)
+		return idl_usage_error("--synthetic replays generated periods: "
+				       "no TRACE with it");
 	if (!npaths && !c.o.synth_periods) {
 		def[0] = replay_default_trace();
 		if (!def[0]) {

@@ -60,9 +60,12 @@ static int add_machine(const struct idl_option *opt, const char *arg)
 {
 	struct sweep_args *a = opt->value;
 
-	if (a->nmachine == MAX_LIST)
-		return idl_opt_error(opt, arg, "one too many (at most "
-				     IDL_STR(MAX_LIST) " tables)");
+	if (a->nmachine == MAX_LIST) {
+		/* (the caller adds the "Try" line) */
+		idl_error("--machine: at most " IDL_STR(MAX_LIST) " tables (%s "
+			  "is one more)", arg);
+		return -1;
+	}
 	a->machines[a->nmachine++] = (char *)arg;
 	return 0;
 }

@@ -17,7 +17,7 @@ static const struct idl_command commands[] = {
 	{ "decide",  cmd_decide,  "drive one governor step by step (decide protocol)" },
 	{ "governor", cmd_governor, "list governors; build a kernel governor source into a plugin" },
 	{ "record",  cmd_record,  "record a trace live with tracefs" },
-	{ "import",  cmd_import,  "import an ftrace / trace-cmd trace" },
+	{ "import",  cmd_import,  "import an ftrace, trace-cmd or perf script trace" },
 	{ "synth",   cmd_synth,   "synthesise a trace from a workload pattern" },
 	{ "info",    cmd_info,    "describe a trace" },
 	{ "replay",  cmd_replay,  "replay traces through governors and score them" },
@@ -77,15 +77,15 @@ int main(int argc, char **argv)
 				if (commands[i].fn && !strcmp(commands[i].name, name)) {
 					char *av[] = { argv[2], "--help", NULL };
 
-					return commands[i].fn(2, av);
+					return finish(commands[i].fn(2, av));
 				}
 		}
 		usage(stdout);
-		return IDL_EXIT_OK;
+		return finish(IDL_EXIT_OK);
 	}
 	if (!strcmp(name, "--version")) {
 		printf("idlelab %s\n", PACKAGE_VERSION);
-		return IDL_EXIT_OK;
+		return finish(IDL_EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!commands[i].fn || strcmp(commands[i].name, name))

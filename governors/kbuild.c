@@ -28,7 +28,6 @@
 
 extern char **environ;
 
-#define KV(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
 
 unsigned int kbuild_version(const char *s)
 {

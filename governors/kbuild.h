@@ -27,6 +27,11 @@ struct kbuild_opts {
  */
 int kbuild(const struct kbuild_opts *o, struct idl_err *err);
 
+/* KERNEL_VERSION(a, b, c) */
+#define KV(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
+/* The oldest kernel whose rules are known (doc/plugins.md) */
+#define KBUILD_OLDEST	KV(5u, 1u, 0u)
+
 /* "5.10" -> KERNEL_VERSION(5, 10, 0); 0 when malformed. */
 unsigned int kbuild_version(const char *s);
 

@@ -96,7 +96,8 @@ check "directory" "synth -o $mnt -m skx -c 1 -d 0.01"
 xfail_devfull=" "
 for cmd in "states --machine skx" "info $tmp/small.trace" \
 	   "replay -g menu $tmp/small.trace" "compare $results" \
-	   "decide --governor menu $top_srcdir/tests/decide/menu-vm-worked.in"; do
+	   "decide --governor menu $top_srcdir/tests/decide/menu-vm-worked.in" \
+	   "--help" "--version" "help replay"; do
 	name=${cmd%% *}
 	# shellcheck disable=SC2086
 	timeout 120 "$IDLELAB" $cmd >/dev/full 2>"$tmp/stderr"

@@ -203,6 +203,8 @@ expect2 "a source that registers no governor" "registers no governor" \
 	"$IDLELAB" governor build "$T/noreg.c" -o "$T/noreg.so"
 expect2 "--kernel malformed" "is not MAJOR.MINOR" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel five
+expect2 "--kernel before 5.1" "4.0 is older than 5.1" \
+	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel 4.0
 
 # --cc and $CC are commands with arguments, as for make; a compiler that
 # cannot be started is named, and nothing is written
