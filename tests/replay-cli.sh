@@ -32,6 +32,7 @@ grep -q '^usage: idlelab replay' "$tmp/out" || bad "--help prints usage on stdou
 expect 2 "unknown option exits 2" "$IDLELAB" replay --no-such-option
 expect 2 "bad --format exits 2" "$IDLELAB" replay --format xml --synthetic 10
 expect 2 "--per-cpu with text output exits 2" "$IDLELAB" replay --per-cpu --synthetic 10
+expect 2 "--synthetic with a TRACE exits 2" "$IDLELAB" replay --synthetic 10 "${top_srcdir:-.}/traces/data/default.idl"
 expect 2 "unknown governor exits 2" "$IDLELAB" replay -g nosuch --synthetic 10
 expect 2 "unknown machine exits 2" "$IDLELAB" replay --machine nosuch --synthetic 10
 expect 2 "--disable of a missing state exits 2" \
