@@ -438,9 +438,11 @@ int cmd_info(int argc, char **argv)
 	for (i = 0; i < nchk; i++)
 		if (chk[i].flagged)
 			warn_check(trace_reader_meta(r), &chk[i]);
+	/* a damaged trace lacks CPUs for that reason: said above */
 	if (damage)
 		idl_warn("%s", damage);
-	print_cpus_seen(trace_reader_meta(r), s, true);
+	else
+		print_cpus_seen(trace_reader_meta(r), s, true);
 	free(chk);
 	free(s);
 	trace_reader_close(r);
