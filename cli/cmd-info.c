@@ -220,9 +220,11 @@ static void print_text(const char *file, const struct trace_meta *m,
 			printf("  %-*s %12" PRIu64 " %7.2f%%\n", w,
 			       i < m->table.count ? m->table.states[i].name :
 			       "?", s->state[i + 1], pct(s->state[i + 1], n));
+	/* three shares of one whole: a period without a timer is in the
+	 * last, whether that is known exactly (synth) or not (import) */
 	printf("\nSleep length:  %.2f%% exact, %.2f%% estimated, "
-	       "%.2f%% no timer\n", pct(s->exact, n), pct(n - s->exact, n),
-	       pct(s->no_timer, n));
+	       "%.2f%% no timer\n", pct(s->exact_timer, n),
+	       pct(n - s->exact_timer - s->no_timer, n), pct(s->no_timer, n));
 	printf("Tick:          %.2f%% stopped at entry, %.2f%% got a tick\n",
 	       pct(s->tick_stopped, n), pct(s->got_tick, n));
 	printf("Kernel misses: %" PRIu64 " above (%.2f%%), %" PRIu64
@@ -286,7 +288,8 @@ static json_t *json_meta(const struct trace_meta *m)
 	return o;
 }
 
-static json_t *json_counts(const struct trace_stats *s)
+static json_t *json_counts(const struct trace_meta *m,
+			   const struct trace_stats *s)
 {
 	json_t *o = json_object(), *a;
 	int i;
@@ -309,9 +312,19 @@ static json_t *json_counts(const struct trace_stats *s)
 				"periods", (json_int_t)s->cpu_periods[i],
 				"idle_ns", (json_int_t)s->cpu_idle_ns[i]));
 	json_object_set_new(o, "cpus", a);
+	/* as the text: unknown (-1), then the table's states by index */
 	a = json_array();
-	for (i = 0; i <= CSTATE_MAX; i++)
-		json_array_append_new(a, json_integer((json_int_t)s->state[i]));
+	for (i = -1; i < CSTATE_MAX; i++) {
+		const char *name = i < 0 ? "unknown" :
+				   i < m->table.count ? m->table.states[i].name :
+				   "?";
+
+		if (i >= m->table.count && !s->state[i + 1])
+			continue;
+		json_array_append_new(a, json_pack("{s:i, s:s, s:I}",
+			"state", i, "name", name,
+			"entered", (json_int_t)s->state[i + 1]));
+	}
 	json_object_set_new(o, "states_entered", a);
 	return o;
 }
@@ -347,7 +360,7 @@ static void print_json(const char *file, const struct trace_meta *m,
 		       const struct trace_reader *r,
 		       const struct trace_counter_check *chk, size_t nchk)
 {
-	json_t *o = json_object(), *c = json_counts(s);
+	json_t *o = json_object(), *c = json_counts(m, s);
 	struct trace_damage d;
 
 	trace_reader_damage_info(r, &d);

@@ -79,8 +79,20 @@ assert s["idle_ns"] == 200 * 10000000
 assert d["meta"]["hz"] == 250 and d["meta"]["nr_cpus"] == 2
 assert d["meta"]["table"]["states"][0]["name"] == "POLL"
 assert d["damage"] is None
+# the states by index, unknown first: synth's periods have no recorded
+# state (no kernel chose one)
+se = s["states_entered"]
+assert se[0] == {"state": -1, "name": "unknown", "entered": 200}, se[0]
+assert [x["name"] for x in se[1:]] == \
+    [st["name"] for st in d["meta"]["table"]["states"]], se
+assert sum(x["entered"] for x in se) == 200
 EOF
 fi
+# no timer at all: the three sleep-length shares still add up to 100 %
+expect 0 "$IDLELAB" synth -o "$tmp/nt.trace" --machine skx \
+	--pattern pingpong:1000 --duration 0.2 --cpus 2
+expect 0 "$IDLELAB" info "$tmp/nt.trace"
+has "$tmp/out" "Sleep length:  0.00% exact, 0.00% estimated, 100.00% no timer"
 
 # --- a table file: disabled state and power data travel into the trace ----
 cat >"$tmp/t.table" <<'EOF'

@@ -31,6 +31,8 @@ static void account(struct trace_stats *s, const struct idle_period *p)
 	s->state[p->state >= 0 && p->state < CSTATE_MAX ? p->state + 1 : 0]++;
 	s->exact += !!(p->flags & IP_SLEEP_EXACT);
 	s->no_timer += p->sleep_length_ns == TRACE_NO_TIMER;
+	s->exact_timer += (p->flags & IP_SLEEP_EXACT) &&
+			  p->sleep_length_ns != TRACE_NO_TIMER;
 	s->tick_stopped += !!(p->flags & IP_TICK_STOPPED);
 	s->got_tick += !!(p->flags & IP_GOT_TICK);
 	s->miss_above += !!(p->flags & IP_MISS_ABOVE);

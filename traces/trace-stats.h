@@ -20,6 +20,7 @@ struct trace_stats {
 	uint64_t	cause[WAKE_CAUSE_COUNT + 1];	/* last: invalid */
 	uint64_t	state[CSTATE_MAX + 1];		/* [0]: unknown */
 	uint64_t	exact, no_timer, tick_stopped, got_tick;
+	uint64_t	exact_timer;	/* exact, and a timer (not no_timer) */
 	uint64_t	miss_above, miss_below;
 	uint64_t	cpu_periods[TRACE_MAX_CPUS];
 	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
