@@ -88,6 +88,8 @@ START_TEST(test_parse)
 		"", "busy:5", "poisson", "poisson:0", "poisson:-3", "poisson:1,2",
 		"bursty:1,2", "periodic:x", "periodic:10,", "tick:5", "wobble",
 		"busy:5+aligned", "poisson:1e9", "periodic:nan",
+		"periodic+", "+periodic", "periodic++tick", "tick+tick+periodic",
+		"busy:1+busy:2+periodic", "aligned+periodic+aligned",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(synth_parse(bad[i], &s, &err) == -1, "%s", bad[i]);
@@ -95,6 +97,11 @@ START_TEST(test_parse)
 	}
 	synth_parse("periodic:10+wobble:3", &s, &err);
 	ck_assert_msg(strstr(err.msg, "term 2 ('wobble:3')"), "%s", err.msg);
+	synth_parse("tick+periodic+tick", &s, &err);
+	ck_assert_msg(strstr(err.msg, "'tick' given twice"), "%s", err.msg);
+	/* two sources of one kind are two sources */
+	ck_assert_int_eq(synth_parse("poisson:10+poisson:20", &s, &err), 0);
+	ck_assert_int_eq(s.nr_src, 2);
 }
 END_TEST
 

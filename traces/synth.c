@@ -402,19 +402,34 @@ static int parse_term(struct synth_spec *s, const char *name,
 int synth_parse(const char *pattern, struct synth_spec *s,
 		struct idl_err *err)
 {
+	/* the terms that set one thing: twice would leave one unused */
+	static const char *const once[] = { "tick", "busy", "aligned" };
 	char buf[1024], *term, *save = NULL, *args;
+	unsigned int seen = 0, k;
+	size_t len = strlen(pattern);
 	int i = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->busy_us = SYNTH_DEFAULT_BUSY_US;
-	if (strlen(pattern) >= sizeof(buf))
+	if (len >= sizeof(buf))
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "pattern too long");
+	if (!len || pattern[0] == '+' || pattern[len - 1] == '+' ||
+	    strstr(pattern, "++"))
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "pattern '%s' has an empty term", pattern);
 	strcpy(buf, pattern);
 	for (term = strtok_r(buf, "+", &save); term;
 	     term = strtok_r(NULL, "+", &save), i++) {
 		args = strchr(term, ':');
 		if (args)
 			*args++ = '\0';
+		for (k = 0; k < sizeof(once) / sizeof(once[0]); k++)
+			if (!strcmp(term, once[k]) && (seen & 1U << k))
+				return idl_err_set(err, IDL_EXIT_BADINPUT,
+						   "pattern '%s': '%s' given "
+						   "twice", pattern, term);
+			else if (!strcmp(term, once[k]))
+				seen |= 1U << k;
 		if (parse_term(s, term, args, i) < 0)
 			return idl_err_set(err, IDL_EXIT_BADINPUT,
 					   "pattern '%s': term %d ('%s%s%s') is not valid; "
