@@ -43,6 +43,20 @@ imp "$T/crlf.txt" -o "$T/c.idl" --machine vm-haltpoll --hz 250 ||
 "$IDLELAB" info "$T/c.idl" --format json | sed -n '/"stats"/,$p' >"$T/c.stats"
 cmp -s "$T/a.stats" "$T/c.stats" || bad "CRLF import differs"
 
+# Two bad lines: a sched_switch field (read only by the run) before an
+# hrtimer field (read by the scan too): the first is named, as by one
+# sequential read
+printf '%s\n' '# tracer: nop' \
+  '          <idle>-0 [000] d..1.  100.000100000: sched_switch: prev_comm=x' \
+  '          <idle>-0 [000] d..1.  100.000200000: cpu_idle: state=1 cpu_id=0' \
+  '          <idle>-0 [000] d..1.  100.000300000: hrtimer_start: hrtimer=zz' \
+  '          <idle>-0 [000] d..1.  100.000400000: cpu_idle: state=4294967295 cpu_id=0' \
+  '          <idle>-0 [000] d..1.  100.000500000: cpu_idle: state=1 cpu_id=0' \
+  >"$T/two.txt"
+imp "$T/two.txt" -o "$T/two.idl" --machine vm-haltpoll
+[ $? = 2 ] && grep -q 'two.txt:2: sched_switch: no prev_pid/next_pid' "$T/err" &&
+	[ ! -e "$T/two.idl" ] || bad "first of two errors: $(cat "$T/err")"
+
 # D's exit 2000 s later (a timestamp far off): the period is written,
 # with a warning
 { cat "$FX/ftrace-nsec.txt"

@@ -2,8 +2,9 @@
 /*
  * The scan of the text importers (ftrace text and trace-cmd report text:
  * import-ftrace.c and import-report.c differ only in how their files
- * start): which buffers hold cpu_idle events, how many CPUs, HZ, and any
- * error in the file, before the run (text-run.c) reads it again.
+ * start): which buffers hold cpu_idle events, how many CPUs, HZ, before
+ * the run (text-run.c) reads it again.  Only the fields the HZ estimate
+ * needs are read here; the run reads every field and finds the errors.
  *
  * The file is read in chunks (text-chunk.c), on two threads when it is
  * large; each chunk's findings are merged into the file's in file order,
@@ -173,9 +174,11 @@ static void scan_reset(void *out)
 {
 	struct scan_part *p = out;
 	const char *path = p->fast.path;
+	uint32_t fields_of = p->fast.fields_of;
 
 	memset(p, 0, sizeof(*p));
 	p->fast.path = path;
+	p->fast.fields_of = fields_of;
 	p->fast.sink = scan_sink;
 	p->fast.ctx = p;
 	hz_est_init(&p->hz);
@@ -183,6 +186,7 @@ static void scan_reset(void *out)
 
 struct scan_ctx {
 	const char		*path;
+	uint32_t		fields_of;	/* text_fast's */
 	struct scan_part	all;		/* the chunks taken */
 	struct scan_part	again;		/* for messages made again */
 };
@@ -193,6 +197,7 @@ static void scan_init(void *ctx, void *out)
 	struct scan_part *p = out;
 
 	p->fast.path = sc->path;
+	p->fast.fields_of = sc->fields_of;
 	scan_reset(p);
 }
 
@@ -235,15 +240,6 @@ static void scan_merge(struct scan_part *a, const struct scan_part *b)
 		memcpy(a->kernel, b->kernel, sizeof(a->kernel));
 }
 
-static void warn_skipped(struct text_chunk *c, struct scan_ctx *sc)
-{
-	struct idl_err w;
-
-	scan_reset(&sc->again);
-	text_chunk_again(c, true, scan_line, &sc->again, &w);
-	idl_warn("%s (truncated last line skipped)", w.msg);
-}
-
 static int scan_take(void *ctx, struct text_chunk *c, struct idl_err *err)
 {
 	struct scan_ctx *sc = ctx;
@@ -255,14 +251,9 @@ static int scan_take(void *ctx, struct text_chunk *c, struct idl_err *err)
 	}
 	/* buffers the chunk could not count: read it again into all */
 	if (p->overflow) {
-		if (text_chunk_redo(c, scan_line, &sc->all, err))
-			return -1;
-		if (c->skipped)
-			idl_warn("%s (truncated last line skipped)", err->msg);
-		return 0;
+		return text_chunk_redo(c, scan_line, &sc->all, err);
 	}
-	if (c->skipped)
-		warn_skipped(c, sc);
+	/* (a bad last line skipped: the run says so, reading every field) */
 	scan_merge(&sc->all, p);
 	return 0;
 }
@@ -340,9 +331,21 @@ int import_text_scan(const char *path, const char *instance,
 	if (!sc)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	sc->path = path;
+	/* the HZ estimate's events; the others count by type, CPU and time,
+	 * and their fields are read by the run */
+	sc->fields_of = 1U << EV_HRTIMER_START | 1U << EV_TIMER_START |
+			1U << EV_TIMER_EXPIRE_ENTRY;
 	scan_init(sc, &sc->all);
 	scan_init(sc, &sc->again);
 	r = text_par_run(path, &scan_ops, sc, err);
+	/* bad input: an unread field before it may be the first error;
+	 * read every field again (bad files only) to name that one */
+	if (r && err->status == IDL_EXIT_BADINPUT) {
+		sc->fields_of = 0;
+		scan_init(sc, &sc->all);
+		scan_init(sc, &sc->again);
+		r = text_par_run(path, &scan_ops, sc, err);
+	}
 	if (!r)
 		scan_result(&sc->all, s);
 	free(sc);

@@ -203,6 +203,11 @@ static int convert(const struct import_opts *o, const struct importer *imp,
 	if (imp->run(o->in, inst, push_event, rc, err) ||
 	    ev_sorter_flush(rc->sorter, err) || model_finish(rc->m, err))
 		return -1;
+	/* the scan counts cpu_idle lines; the run may have skipped the one
+	 * there was (a bad last line) */
+	if (!model_get_stats(rc->m)->by_type[EV_CPU_IDLE])
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: no power:cpu_idle events", o->in);
 	model_fill_meta(rc->m, meta);
 	/* lost before the capture was read, not seen by the model */
 	if (__builtin_add_overflow(meta->lost_events, sc->overwritten,

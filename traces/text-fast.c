@@ -433,6 +433,8 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 	/* an event of no use, or the top-level buffer is not wanted */
 	if (e.type == EV_NONE || (f->want && *f->want))
 		return 0;
+	if (f->fields_of && !(f->fields_of & 1U << e.type))
+		return f->sink(f->ctx, &e, err);
 	if (fast_decode(f, sp.fields, &e))
 		return f->sink(f->ctx, &e, err);
 	/* the general decoder on the same split, from clean fields */

@@ -131,6 +131,9 @@ struct text_fast {
 	const char	*want;		/* the buffer (import_text_line()) */
 	import_sink	sink;
 	void		*ctx;
+	/* bit t: events of type t get their fields read; the others reach
+	 * the sink with type, CPU, time and context only (0: all read) */
+	uint32_t	fields_of;
 	/* the last timer function read, its hash and tick test */
 	char		fn[128];
 	size_t		fn_len;

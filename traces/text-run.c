@@ -108,6 +108,16 @@ static int no_sink(void *ctx, const struct raw_event *e, struct idl_err *err)
 	return 0;
 }
 
+/* A bad last line, skipped as a capture cut mid-event: its message. */
+static void warn_skipped(struct text_chunk *c, struct run_ctx *rc)
+{
+	struct idl_err w;
+
+	if (!text_chunk_again(c, true, run_line, &rc->again, &w))
+		return;
+	idl_warn("%s (truncated last line skipped)", w.msg);
+}
+
 static int run_take(void *ctx, struct text_chunk *c, struct idl_err *err)
 {
 	struct run_ctx *rc = ctx;
@@ -125,10 +135,13 @@ static int run_take(void *ctx, struct text_chunk *c, struct idl_err *err)
 			return 0;
 		return -1;
 	}
-	if (c->status == TEXT_CHUNK_FULL)
-		return text_chunk_lines(c, run_line, &rc->direct, NULL, err);
+	if (c->status == TEXT_CHUNK_FULL &&
+	    text_chunk_lines(c, run_line, &rc->direct, NULL, err))
+		return -1;
 	if (c->status == TEXT_CHUNK_ERROR)
 		return text_chunk_again(c, false, run_line, &rc->again, err);
+	if (c->skipped)
+		warn_skipped(c, rc);
 	return 0;
 }
 
