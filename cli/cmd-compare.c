@@ -170,6 +170,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cmp_table_build(&t, sets, n, rule, &err)) {
 		idl_err_print(&err);
+		for (i = 0; i < n; i++)
+			results_free(&sets[i]);
 		return err.status;
 	}
 	report_missing(&t);

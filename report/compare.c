@@ -248,6 +248,8 @@ int cmp_table_build(struct cmp_table *t, const struct res_set *sets,
 	}
 	build_free(&b);
 	pack_cells(t);
+	if (ret)
+		cmp_table_free(t);	/* (safe to free again) */
 	return ret;
 }
 
