@@ -125,7 +125,8 @@ static void report_missing(const struct cmp_table *t)
 
 int cmd_compare(int argc, char **argv)
 {
-	int style = STYLE_BOTH, format = FORMAT_TEXT, rule = STAT_SIG_TTEST;
+	/* -1: not given (a sweep's comparison takes neither) */
+	int style = -1, format = FORMAT_TEXT, rule = -1;
 	int latency = PARETO_LAT_MEAN;
 	const struct idl_option opts[] = {
 		IDL_OPT_CHOICE('s', "style", &style, "STYLE",
@@ -162,8 +163,16 @@ int cmd_compare(int argc, char **argv)
 				return idl_usage_error("%s is a sweep's "
 					"results: compare it alone",
 					argv[first + i]);
+			if (style >= 0 || rule >= 0)
+				return idl_usage_error("--style and "
+					"--significance are for benchmark "
+					"runs, not a sweep's results");
 			return compare_sweep(argv[first], format, latency);
 		}
+	if (style < 0)
+		style = STYLE_BOTH;
+	if (rule < 0)
+		rule = STAT_SIG_TTEST;
 	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;

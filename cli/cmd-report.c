@@ -41,7 +41,7 @@ static int report_sweep(const char *path, const char *out,
 int cmd_report(int argc, char **argv)
 {
 	struct html_opts o = { .title = "idlelab report" };
-	int rule = STAT_SIG_TTEST;
+	int rule = -1;		/* -1: not given (not for a sweep) */
 	const char *out = NULL;
 	const struct idl_option opts[] = {
 		IDL_OPT_PATH('o', "output", &out, "FILE",
@@ -74,8 +74,13 @@ int cmd_report(int argc, char **argv)
 				return idl_usage_error("%s is a sweep's "
 					"results: report it alone",
 					argv[first + i]);
+			if (rule >= 0)
+				return idl_usage_error("--significance is for "
+					"benchmark runs, not a sweep's results");
 			return report_sweep(argv[first], out, &o);
 		}
+	if (rule < 0)
+		rule = STAT_SIG_TTEST;
 	if (results_load_all(argv + first, n, sets, &err)) {
 		idl_err_print(&err);
 		return err.status;

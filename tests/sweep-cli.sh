@@ -193,6 +193,10 @@ expect2 "merge: an edited cell count" \
 	"total.json: 71 cells in all, but 72 in $T/p1.json of the same sweep" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/total.json" "$T/p3.json"
 expect2 "compare: a shard" "a shard" "$IDLELAB" compare "$T/p1.json"
+expect2 "compare: a sweep with --style" "are for benchmark runs" \
+	"$IDLELAB" compare -s mmtests "$T/all.json"
+expect2 "report: a sweep with -S" "is for benchmark runs" \
+	"$IDLELAB" report -S ci -o "$T/x.html" "$T/all.json"
 "$IDLELAB" report -o "$T/sweep.html" "$T/all.json" 2>"$T/err" &&
 	grep -q "Pareto front: [0-9]* of 12" "$T/sweep.html" &&
 	{ ! command -v gnuplot >/dev/null || grep -q 'data-plot="pareto"' "$T/sweep.html"; } &&
