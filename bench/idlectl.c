@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,15 +223,17 @@ static void sync_dir(const char *path)
 
 static int journal_body(FILE *f, const char *root, struct idl_err *err)
 {
-	char gov[IDLECTL_GOV_LEN];
+	char gov[IDLECTL_GOV_LEN], abs[PATH_MAX];
 	int cpus = idlectl_nr_cpus(root), cpu, st, val, count = 0;
 
 	if (idlectl_get_governor(root, gov, sizeof(gov), err))
 		return -1;
 	for (cpu = 0; cpu < cpus; cpu++)
 		count += idlectl_nr_states(root, (unsigned int)cpu);
+	/* absolute: a --restore from another directory finds the tree */
 	fprintf(f, "idlelab-live-journal 2\npid %ld\nroot %s\ngovernor %s\n"
-		"count %d\n", (long)getpid(), root, gov, count);
+		"count %d\n", (long)getpid(), realpath(root, abs) ? abs : root,
+		gov, count);
 	for (cpu = 0; cpu < cpus; cpu++) {
 		int n = idlectl_nr_states(root, (unsigned int)cpu);
 

@@ -311,13 +311,22 @@ static int parse_disable(struct cli *c, struct idl_err *err)
 static void install_signals(void)
 {
 	struct sigaction sa;
+	static const int stop[] = {
+		SIGINT, SIGTERM, SIGHUP,
+		/* their default also ends the process, skipping the restore */
+		SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+		SIGXCPU, SIGXFSZ,
+#ifdef SIGPWR
+		SIGPWR,
+#endif
+	};
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: waits return */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+		sigaction(stop[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -96,6 +96,39 @@ fx --governors ladder --bench pingpong --runs 1 --duration 0.1 --warmup 0 \
 	&& ok "2: the next session runs and restores" \
 	|| bad "2: next session: $(cat "$T/r2c.log"), governor $(fgov)"
 
+# 2b. Signals whose default ends a process (QUIT, USR2, ALRM, ...) stop
+# the session as INT and TERM do: the host is put back, no journal left.
+for sig in QUIT USR2 ALRM; do
+	fresh
+	fx_bg menu --governors menu --bench timer --runs 20 --duration 1 \
+		--warmup 0 --disable-state 1 -q -o "$T/o2$sig" ||
+		bad "2b $sig: no switch"
+	kill -s "$sig" "$BG"; wait "$BG" 2>/dev/null; BG=
+	[ "$(fgov)" = teo ] && [ "$(fdis)" = 000001 ] &&
+		[ ! -e "$T/run/live.journal" ] &&
+		ok "2b: SIG$sig: governor and states put back" ||
+		bad "2b: SIG$sig: governor $(fgov), disable $(fdis), run: $(ls "$T/run")"
+done
+
+# 2c. A relative sysfs root is journaled as an absolute path: --restore
+# from another directory finds the tree.
+fresh
+( cd "$T" && IDLELAB_SYSFS_ROOT=sys IDLELAB_RUN_DIR=$T/run \
+  IDLELAB_POWERCAP_ROOT=$T/none exec "$IDLELAB" live --governors menu \
+	--bench timer --runs 20 --duration 1 --warmup 0 -q -o "$T/o2c" ) \
+	> "$T/bg.log" 2>&1 &
+BG=$!
+i=0
+while [ "$(fgov)" != menu ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 "$BG"; wait "$BG" 2>/dev/null; BG=
+grep -q "^root $T/sys\$" "$T/run/live.journal" ||
+	bad "2c: journal root: $(grep '^root' "$T/run/live.journal")"
+( cd / && IDLELAB_SYSFS_ROOT=$T/sys IDLELAB_RUN_DIR=$T/run \
+  IDLELAB_POWERCAP_ROOT=$T/none "$IDLELAB" live --restore ) \
+	> "$T/r2c.log" 2>&1 && [ "$(fgov)" = teo ] &&
+	ok "2c: --restore from / puts a relative root's tree back" ||
+	bad "2c: --restore: $(cat "$T/r2c.log"), governor $(fgov)"
+
 # 3. Benchmark tools and their own children die with a killed session
 # (item 4): a stand-in hackbench that starts a child of its own.
 fresh
