@@ -152,18 +152,18 @@ static void summary(const char *in, const struct import_summary *s)
 	if (st->no_entry)
 		fprintf(stderr, "exits without entry (lost events?): %llu\n",
 			(unsigned long long)st->no_entry);
-	if (st->overwritten)
+	if (s->overwritten)
 		idl_warn("%s: the ring buffer overwrote its oldest %llu events "
 			 "(entries-written less entries-in-buffer), each CPU's "
 			 "own: a capture with a larger buffer_size_kb keeps "
 			 "them", in,
-			 (unsigned long long)st->overwritten);
+			 (unsigned long long)s->overwritten);
 	if (st->too_long)
 		idl_warn("%s: %llu idle period%s longer than %llu s: a "
 			 "timestamp far off? (replay skips them)", in,
 			 (unsigned long long)st->too_long,
 			 st->too_long == 1 ? "" : "s",
-			 MODEL_LONG_PERIOD_NS / 1000000000ULL);
+			 TRACE_MAX_PERIOD_NS / 1000000000ULL);
 	if (st->before_from)
 		fprintf(stderr, "periods before every CPU's record begins, "
 			"left out: %llu\n",

@@ -99,7 +99,7 @@ static int load_cpu(const struct replay_trace *tr, unsigned int cpu,
 	while ((ret = trace_reader_batch(r, (int)cpu, p, 256, err)) > 0)
 		for (i = 0; i < ret; i++) {
 			if (p[i].exit_ns - p[i].entry_ns >
-			    REPLAY_MAX_PERIOD_NS)
+			    TRACE_MAX_PERIOD_NS)
 				continue;
 			if (push(c, &p[i], &tr->setup)) {
 				ret = idl_err_set(err, IDL_EXIT_FAILURE,

@@ -485,7 +485,7 @@ void replay_cpu_feed(struct replay_cpu *rc, const struct idle_period *p)
 {
 	rc->wl.recorded++;
 	/* (an exit before the entry wraps above the limit too) */
-	if (p->exit_ns - p->entry_ns > REPLAY_MAX_PERIOD_NS) {
+	if (p->exit_ns - p->entry_ns > TRACE_MAX_PERIOD_NS) {
 		rc->wl.bad++;
 		return;
 	}
@@ -573,7 +573,7 @@ void replay_cpu_feed_batch(struct replay_cpu *rc, const struct idle_period *p,
 		}
 		rc->wl.recorded++;
 		/* (an exit before the entry wraps above the limit too) */
-		if (q->exit_ns - q->entry_ns > REPLAY_MAX_PERIOD_NS ||
+		if (q->exit_ns - q->entry_ns > TRACE_MAX_PERIOD_NS ||
 		    q->entry_ns < rc->prev_exit) {
 			rc->wl.bad++;
 			continue;

@@ -37,9 +37,6 @@ extern const char *const replay_miss_name[3];
 #define REPLAY_DEFAULT_MERGE_GAP_NS	20000
 /* no latency limit: the default PM QoS request, 2e9 us */
 #define NO_CONSTRAINT_NS	2000000000000LL
-/* longer recorded periods are damage, not idle time (and would take
- * forever to replay with the tick kept) */
-#define REPLAY_MAX_PERIOD_NS	(1000ULL * 1000000000ULL)
 /* recorded parts of one workload period kept for agreement/inputs */
 #define REPLAY_MAX_PARTS	32
 /*

@@ -347,7 +347,7 @@ END_TEST
 /*
  * Recorded periods that are not idle time are counted and left out, by
  * one-at-a-time feeding and by batches alike: one that ends before it
- * starts, one longer than REPLAY_MAX_PERIOD_NS, one that overlaps the
+ * starts, one longer than TRACE_MAX_PERIOD_NS, one that overlaps the
  * period before it.
  */
 START_TEST(test_bad_periods)
@@ -362,7 +362,7 @@ START_TEST(test_bad_periods)
 	p[0] = period(10 * MS, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
 	p[1] = period(20 * MS, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
 	p[1].exit_ns = p[1].entry_ns - 1;
-	p[2] = period(30 * MS, (s64)REPLAY_MAX_PERIOD_NS + 1, TRACE_NO_TIMER,
+	p[2] = period(30 * MS, (s64)TRACE_MAX_PERIOD_NS + 1, TRACE_NO_TIMER,
 		      3 * MS, WAKE_IRQ);
 	p[3] = period(10 * MS + MS / 2, MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);
 	p[4] = period(40 * MS, 2 * MS, TRACE_NO_TIMER, 3 * MS, WAKE_IRQ);

@@ -247,7 +247,7 @@ int import_trace(const struct import_opts *o, struct import_summary *s,
 	if (!rc.sorter || convert(o, imp, &sc, &rc, err))
 		goto out;
 	s->stats = *model_get_stats(rc.m);
-	s->stats.overwritten = sc.overwritten;
+	s->overwritten = sc.overwritten;
 	s->seconds = idl_mono_s() - t0;
 	/* the file's or --hz's HZ is a fact; the scan's or model's a guess */
 	s->hz_estimated = !o->hz && !sc.hz_from_file &&

@@ -84,6 +84,7 @@ struct import_summary {
 	 * lines, after the model is gone */
 	struct model_stats stats;
 	double		seconds;	/* wall time of the whole import */
+	uint64_t	overwritten;	/* by the ring buffer (import_scan) */
 	bool		hz_estimated;	/* HZ neither given nor in the file */
 };
 

@@ -26,10 +26,6 @@
 typedef int (*model_emit_fn)(void *ctx, const struct idle_period *p,
 			     struct idl_err *err);
 
-/* An idle period longer than this is taken for a timestamp far off
- * (told); replay skips such periods (REPLAY_MAX_PERIOD_NS). */
-#define MODEL_LONG_PERIOD_NS	(1000ULL * 1000000000ULL)
-
 struct model_opts {
 	uint32_t	hz;		/* 0: estimate from the events */
 	bool		clock_is_mono;	/* trace clock is CLOCK_MONOTONIC */
@@ -51,11 +47,9 @@ struct model_stats {
 	uint64_t	late_events;		/* older than the CPU's last */
 	uint64_t	disordered;		/* periods dropped: out of order */
 	uint64_t	lost_events;		/* reported by the reader */
-	uint64_t	overwritten;		/* the ring buffer's (the file's
-						 * header; set by import.c) */
 	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
 	uint64_t	before_from;		/* left out: before emit_from_ns */
-	uint64_t	too_long;		/* > MODEL_LONG_PERIOD_NS */
+	uint64_t	too_long;		/* > TRACE_MAX_PERIOD_NS */
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
 	uint64_t	stale_timers;		/* overdue, expiry never seen */

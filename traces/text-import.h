@@ -79,6 +79,7 @@ uint16_t text_event_by_name(const char *name, size_t len)
 	}
 	return EV_NONE;
 }
+#undef NAME_IS
 
 /* "SUBSYSTEM:NAME", as perf script prints an event (the subsystem must
  * be the event's own), for a name text_event_by_name() does not know. */

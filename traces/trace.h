@@ -19,6 +19,10 @@
 
 #define TRACE_MAX_CPUS		1024
 #define TRACE_NO_TIMER		INT64_MAX	/* sleep length: no timer */
+/* A longer idle period is a timestamp far off, not idle time: import
+ * warns of it, replay skips it (it would take forever with the tick
+ * kept). */
+#define TRACE_MAX_PERIOD_NS	(1000ULL * 1000000000ULL)
 #define TRACE_STATE_UNKNOWN	(-1)
 
 enum wake_cause {
