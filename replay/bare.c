@@ -132,8 +132,9 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 		int idx;
 
 		if (sleep != TRACE_NO_TIMER && elapsed)
-			sleep = sleep - elapsed <= 0 ? KTIME_MAX :
+			sleep = sleep - elapsed <= 0 ? TRACE_NO_TIMER :
 				sleep - elapsed;
+		sleep = replay_sleep_input(sleep, p->entry_ns + (u64)elapsed);
 		while (next_tick <= elapsed)
 			next_tick += t;
 		dtick = stopped ? sleep : next_tick - elapsed;

@@ -91,23 +91,27 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 static s64 sleep_at(const struct idle_period *p, s64 elapsed)
 {
 	s64 sl = p->sleep_length_ns;
+	u64 now = p->entry_ns + (u64)elapsed;
 
-	if (sl == TRACE_NO_TIMER || !elapsed)
+	if (sl == TRACE_NO_TIMER)
+		return replay_no_timer(now);
+	if (!elapsed)
 		return sl;
 	/* the predicted timer has passed: its successor is unknown */
 	if (sl - elapsed <= 0)
-		return KTIME_MAX;
+		return replay_no_timer(now);
 	return sl - elapsed;
 }
 
-/* A later recorded part's own sleep length, seen from @e. */
-static s64 part_sleep(const struct replay_part *pt, s64 e)
+/* A later recorded part's own sleep length, seen from @e into the
+ * period that starts at @entry. */
+static s64 part_sleep(const struct replay_part *pt, u64 entry, s64 e)
 {
 	s64 sl = pt->sleep + (pt->off - e);
 
-	if (pt->sleep == TRACE_NO_TIMER)
-		return TRACE_NO_TIMER;
-	return sl > 0 || !e ? sl : KTIME_MAX;
+	if (pt->sleep == TRACE_NO_TIMER || (sl <= 0 && e))
+		return replay_no_timer(entry + (u64)e);
+	return sl;
 }
 
 struct seg_in {
@@ -248,7 +252,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 		    aligned_part(rc, elapsed, why, &kpart) :
 		    nsel ? -1 : 0;
 		if (k > 0) {
-			in.sleep = part_sleep(&rc->part[k], elapsed);
+			in.sleep = part_sleep(&rc->part[k], p->entry_ns,
+					      elapsed);
 			/* its exactness instead of the period's (bit 0) */
 			sc->sleep_exact += (rc->part[k].flags &
 					    IP_SLEEP_EXACT) -

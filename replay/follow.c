@@ -203,8 +203,8 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	bool last_poll = dev->poll_time_limit, last_tick = g->klast_tick;
 	int idx, rmiss;
 
-	env->sleep_length = p->sleep_length_ns;
-	env->delta_tick = p->delta_tick_ns;
+	env->sleep_length = replay_sleep_input(p->sleep_length_ns, p->entry_ns);
+	env->delta_tick = replay_sleep_input(p->delta_tick_ns, p->entry_ns);
 	env->tick_stopped = p->flags & IP_TICK_STOPPED;
 	env->sleep_length_queried = false;
 	env->got_tick = false;

@@ -303,6 +303,24 @@ static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
 }
 
 /*
+ * The sleep length a governor reads when no timer is pending at @now
+ * (trace-clock ns, as CLOCK_MONOTONIC): the kernel's next event is then
+ * KTIME_MAX and tick_nohz_get_sleep_length() returns KTIME_MAX - now,
+ * never KTIME_MAX itself; menu's timer prediction wraps to another value
+ * for the two (doc/scoring.md).
+ */
+static inline s64 replay_no_timer(u64 now)
+{
+	return now < (u64)KTIME_MAX ? KTIME_MAX - (s64)now : 0;
+}
+
+/* A recorded sleep length (TRACE_NO_TIMER for none) as read at @now. */
+static inline s64 replay_sleep_input(s64 sleep, u64 now)
+{
+	return sleep == TRACE_NO_TIMER ? replay_no_timer(now) : sleep;
+}
+
+/*
  * The first tick boundary after an entry, relative to the entry, in
  * (0, T]: the recorded delta_tick when the trace's own HZ is replayed
  * (*@exact if the recorder marked it so), otherwise a grid of multiples

@@ -431,6 +431,7 @@ END_TEST
 START_TEST(test_tick_split)
 {
 	static const s64 dtick[4] = { MS, 4 * MS, 4 * MS, 4 * MS };
+	static const s64 at[4] = { 0, MS, 5 * MS, 9 * MS };
 	static const bool got[4] = { true, true, true, false };
 	struct replay_setup s;
 	struct replay_cpu *rc;
@@ -449,7 +450,8 @@ START_TEST(test_tick_split)
 	ck_assert_int_eq(nlog, 4);
 	for (i = 0; i < 4; i++) {
 		ck_assert_int_eq(logv[i].dtick, dtick[i]);
-		ck_assert_int_eq(logv[i].sleep, KTIME_MAX);
+		/* no timer: the kernel's KTIME_MAX - now */
+		ck_assert_int_eq(logv[i].sleep, KTIME_MAX - 100 * MS - at[i]);
 		ck_assert(!logv[i].stopped);
 		ck_assert_int_eq(logv[i].got_tick, got[i]);
 	}
@@ -474,9 +476,9 @@ END_TEST
  * tick: not a short stop).  (b) a timer predicted 0.5 ms after entry,
  * before the next tick (1 ms): the kernel keeps the tick (stop denied),
  * the tick fires at 1 ms; at the re-selection the predicted timer has
- * passed, the sleep length is unknown (KTIME_MAX) and the stop succeeds:
- * two segments, 1 ms and 9 ms; the second select still sees the tick
- * running.
+ * passed, the sleep length is unknown (KTIME_MAX - now, as with no
+ * timer) and the stop succeeds: two segments, 1 ms and 9 ms; the second
+ * select still sees the tick running.
  */
 START_TEST(test_tick_stop)
 {
@@ -510,7 +512,7 @@ START_TEST(test_tick_stop)
 	ck_assert_int_eq(nlog, 2);
 	ck_assert_int_eq(logv[0].sleep, 500 * US);
 	ck_assert_int_eq(logv[0].dtick, MS);
-	ck_assert_int_eq(logv[1].sleep, KTIME_MAX);
+	ck_assert_int_eq(logv[1].sleep, KTIME_MAX - 101 * MS);
 	ck_assert_int_eq(logv[1].dtick, 4 * MS);
 	ck_assert(!logv[1].stopped);
 	ck_assert_uint_eq(sc->selects, 2);
@@ -814,7 +816,9 @@ static void record_loop(const char *spec, const struct cstate_table *t,
 				dur + 500 * US, WAKE_IRQ);
 		if (!((x >> 44) % 3))
 			rec[i].flags |= IP_TICK_STOPPED;
-		env.sleep_length = sleep;
+		/* with no timer the kernel returns KTIME_MAX - now */
+		env.sleep_length = sleep == TRACE_NO_TIMER ?
+				   KTIME_MAX - (s64)now : sleep;
 		env.delta_tick = rec[i].delta_tick_ns;
 		env.tick_stopped = rec[i].flags & IP_TICK_STOPPED;
 		env.got_tick = false;
