@@ -6,10 +6,11 @@
 # by idlelab record, and as plain tracefs text with a reduced event set
 # (no sched_switch) imported with --governor.  Replaying each capture
 # with the governor that was live must choose the recorded state for at
-# least 99.5% of the entries of every capture of 1000 entries or more,
-# and disagree at most once on the idle ones (doc/scoring.md).  The
-# governor is restored on every exit.  FIDELITY_SECONDS sets the length
-# of each capture (default 5).
+# least 99.5% of the entries of every capture, and all but at most one
+# of a capture of fewer than 400 (doc/scoring.md); a failure prints the
+# first disagreements with their inputs.  The governor is restored on
+# every exit.  FIDELITY_SECONDS sets the length of each capture
+# (default 5).
 set -u
 : "${IDLELAB:=./idlelab}" "${top_builddir:=.}"
 WORKLOAD=$top_builddir/tests/idle-workload
@@ -92,6 +93,7 @@ spec_of() {
 
 # check NAME TRACE GOVERNOR: replay, read the agreement, assert.
 check() {
+	c_trace=$2 c_gov=$3
 	"$IDLELAB" replay -g "$3" --format json -o "$T/r.json" "$2" \
 		2>"$T/err" || { bad "$1: replay: $(cat "$T/err")"; return; }
 	set -- "$1" $(python3 -c '
@@ -103,13 +105,15 @@ print(g["agreement_entries"], g["agreement_same"])' "$T/r.json" "$3")
 	[ "$n" -gt 0 ] || { bad "$1: no agreement measured"; return; }
 	pct=$(python3 -c "print('%.2f' % (100.0 * $same / $n if $n else 0))")
 	printf '  %-26s %7d entries %7s%% same\n' "$1" "$n" "$pct"
-	case $1 in
-	idle-*) [ $((n - same)) -le 1 ] ||
-		bad "$1: $((n - same)) disagreements on an idle capture" ;;
-	*)	[ "$n" -lt 1000 ] ||
-		python3 -c "import sys; sys.exit(0 if $same * 1000 >= $n * 995 else 1)" ||
-		bad "$1: agreement $pct% < 99.5% ($same of $n)" ;;
-	esac
+	# at least 99.5%, and at most one disagreement on a short capture
+	allowed=$((n / 200))
+	[ $allowed -ge 1 ] || allowed=1
+	[ $((n - same)) -le $allowed ] && return
+	bad "$1: $((n - same)) disagreements in $n entries ($pct% same; $allowed allowed)"
+	# what the CI log needs to tell a model error from a kernel surprise
+	"$IDLELAB" replay -g "$c_gov" --disagreements 3 "$c_trace" 2>/dev/null |
+		sed -n '/^disagreement/,/^replay of/p' | grep -v '^replay of' |
+		grep -v '| .*typical:' | sed 's/^/    /'
 }
 
 # entries TRACE GOVERNOR: the recorded entries the agreement counts
