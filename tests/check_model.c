@@ -671,6 +671,19 @@ START_TEST(test_text_lines)
 	ck_assert_uint_eq(tl_ev[0].ts, 12000250000ULL);
 	ck_assert_uint_eq(tl_ev[0].cpu, 3);
 	ck_assert_uint_eq(tl_ev[0].idle.state, EV_IDLE_EXIT);
+	/* the task column: pid 0 is a CPU's idle task */
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK);
+	ck_assert_int_eq(tl("  kworker/0:10-100 [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN);
+	ck_assert_int_eq(tl("  swapper     0 [000] 1.0: power:cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK);
+	ck_assert_int_eq(tl("  perf 17/17 [001] 1.0: power:cpu_idle: "
+			    "state=1 cpu_id=1", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN);
+	ck_assert_int_eq(tl("[001] 1.0: cpu_idle: state=1 cpu_id=1", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, 0);
 	/* irq-info column, nsec, pointer and function with an offset */
 	ck_assert_int_eq(tl("  sh-5 [001] d.h1. 7.000000001: hrtimer_start: "
 			    "hrtimer=0xffff8880aa function=tick_nohz_handler/0x0 "
@@ -678,6 +691,8 @@ START_TEST(test_text_lines)
 			    buf), 0);
 	ck_assert_str_eq(buf, "");
 	ck_assert_uint_eq(tl_ev[0].ts, 7000000001ULL);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_KNOWN | EV_CTX_HARDIRQ |
+					EV_CTX_TASK_KNOWN);
 	ck_assert_uint_eq(tl_ev[0].timer.timer, 0xffff8880aaULL);
 	ck_assert(tl_ev[0].timer.is_tick);
 	ck_assert_int_eq(tl_ev[0].timer.expires, 7004000000LL);
@@ -1049,6 +1064,116 @@ START_TEST(test_overdue_timer)
 }
 END_TEST
 
+/*
+ * The tick fires inside a period (1-4.01 ms) and its handler re-arms it
+ * for 8 ms in the same interrupt: the next select (entry at 4.02 ms, the
+ * loop went on: "now" is the exit at 4.01 ms) sees it pending, so
+ * delta_tick = 8 - 4.01 ms, exact, not the 20 ms hrtimer.
+ */
+START_TEST(test_tick_rearmed_in_period)
+{
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 500000, 0, 0x2000, 20000000, false, HRW),
+		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
+		sw(1000, 0, 42, 0),
+		idle(1000000, 0, 1),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000, true, 1),
+		hr(EV_HRTIMER_START, 4000002, 0, TICK0, 8000000, true, 1),
+		idle(4010000, 0, EV_IDLE_EXIT),
+		idle(4020000, 0, 1),
+		idle(5000000, 0, EV_IDLE_EXIT),
+		idle(6000000, 0, 1),
+	};
+	struct model *m = mk(true);
+
+	e[4].ctx = e[5].ctx = EV_CTX_KNOWN | EV_CTX_HARDIRQ;
+	feed(m, e, 10);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	ck_assert_int_eq(got[1].delta_tick_ns, 8000000 - 4010000);
+	ck_assert(got[1].flags & IP_TICK_EXACT);
+	ck_assert(!(got[1].flags & IP_TICK_STOPPED));
+	model_free(m);
+}
+END_TEST
+
+static struct raw_event in(struct raw_event e, bool idle_task)
+{
+	e.ctx |= EV_CTX_TASK_KNOWN | (idle_task ? EV_CTX_IDLE_TASK : 0);
+	return e;
+}
+
+/*
+ * The kernel's got_idle_tick is set by any tick in the idle loop and read
+ * by the next reflect (governors.md section 3.3).  Tick at 4 ms, timer
+ * hrtimer X (0x2000) armed for 3 ms:
+ * (a) period 2-3.97 ms woken by X inside it; the tick at 4 ms, 30 us
+ *     after the exit in the idle task (the loop goes on), comes after
+ *     that period's reflect: not its, the next period's (4.1-5 ms),
+ *     which holds no tick of its own.
+ * (b) the same tick 30 us after the exit but in a task (the idle loop
+ *     ended): nobody's, and not the wake cause either.
+ * (c) a period with no cause inside, and the tick in the idle task 20 us
+ *     after its exit: the wake interrupt taken after the exit (a driver
+ *     that enters with interrupts off): the period's.
+ */
+START_TEST(test_got_tick_latch)
+{
+	struct raw_event a[] = {
+		hr(EV_HRTIMER_START, 1000000, 0, 0x2000, 3000000, false, HRW),
+		idle(2000000, 0, 1),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 3000005, 0, 0x2000, 3000000,
+		      false, HRW), true),
+		idle(3970000, 0, EV_IDLE_EXIT),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
+		      true, 1), true),
+		idle(4100000, 0, 1),
+		idle(5000000, 0, EV_IDLE_EXIT),
+		idle(6000000, 0, 1),
+	};
+	struct raw_event b[] = {
+		idle(3900000, 0, 1),
+		idle(3970000, 0, EV_IDLE_EXIT),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
+		      true, 1), false),
+		idle(6000000, 0, 1),
+	};
+	struct raw_event c[] = {
+		idle(3900000, 0, 1),
+		idle(3980000, 0, EV_IDLE_EXIT),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
+		      true, 1), true),
+		idle(6000000, 0, 1),
+	};
+	struct model *m = mk(true);
+
+	feed(m, a, 8);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_HRTIMER);
+	ck_assert(!(got[0].flags & IP_GOT_TICK));
+	ck_assert(got[1].flags & IP_GOT_TICK);
+	model_free(m);
+
+	m = mk(true);
+	feed(m, b, 4);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert(!(got[0].flags & IP_GOT_TICK));
+	ck_assert_int_ne(got[0].wake_cause, WAKE_TICK);
+	model_free(m);
+
+	m = mk(true);
+	feed(m, c, 4);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_TICK);
+	model_free(m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -1069,6 +1194,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_wheel_cancel_then_run);
 	tcase_add_test(tc, test_loop_end_evidence);
 	tcase_add_test(tc, test_overdue_timer);
+	tcase_add_test(tc, test_got_tick_latch);
+	tcase_add_test(tc, test_tick_rearmed_in_period);
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_disordered);
 	tcase_add_test(tc, test_hz_estimate);

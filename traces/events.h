@@ -60,6 +60,9 @@ uint32_t ev_name_hash_n(const char *name, size_t n);
 #define EV_CTX_KNOWN		0x01	/* the flags below are valid */
 #define EV_CTX_RESCHED		0x02	/* TIF_NEED_RESCHED was set */
 #define EV_CTX_HARDIRQ		0x04	/* in a hard interrupt handler */
+/* From the task column (common_pid), independently of the flags: */
+#define EV_CTX_TASK_KNOWN	0x08	/* the bit below is valid */
+#define EV_CTX_IDLE_TASK	0x10	/* in a CPU's idle task (pid 0) */
 
 /* Kernel common_flags bits (kernel/trace/trace.h, stable since 2.6). */
 #define EV_KFLAG_NEED_RESCHED	0x04

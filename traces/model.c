@@ -107,6 +107,7 @@ struct cpu_state {
 	uint64_t	now_ts;
 	int64_t		sel_ts;
 	bool		in_tick_handler;	/* tick expired, not re-armed */
+	bool		tick_latch;	/* got_idle_tick set for the next period */
 	uint64_t	wheel_detached;	/* key of the last wheel timer
 					 * cancelled here (it may run next) */
 	struct hold	*hold;		/* periods awaiting a timer bound */
@@ -770,6 +771,8 @@ static int on_idle(struct model *m, const struct raw_event *e,
 			   (int16_t)e->idle.state;
 		c->flags = 0;
 		memset(&c->c, 0, sizeof(c->c));
+		c->c.got_tick = c->tick_latch;
+		c->tick_latch = false;
 		snapshot_inputs(m, c);
 		return 0;
 	}
@@ -803,11 +806,18 @@ static bool collecting(const struct model *m, const struct cpu_state *c,
 	return c->closing && ts <= c->exit_ns + m->o.wake_window_ns;
 }
 
+/* Traced in a task, not a CPU's idle task: the idle loop had ended. */
+static bool in_task(const struct raw_event *e)
+{
+	return (e->ctx & (EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK)) ==
+	       EV_CTX_TASK_KNOWN;
+}
+
 static void local_cause(struct model *m, struct cpu_state *c,
 			const struct raw_event *e, uint8_t what,
 			uint32_t detail, bool known)
 {
-	if (!collecting(m, c, e->ts))
+	if (!collecting(m, c, e->ts) || (c->phase != PH_IDLE && in_task(e)))
 		return;
 	/* The tick handler runs the expired timers of a stopped tick:
 	 * the timer it ran is the real cause. */
@@ -832,6 +842,32 @@ static int64_t unknown_fire(const struct model *m, const struct raw_event *e)
 	return (int64_t)e->ts;
 }
 
+/*
+ * The tick handler sets the kernel's got_idle_tick whenever it runs in
+ * the idle loop, and the next reflect reads and clears it.  So a tick
+ * inside a period, or taken as the wake interrupt right after the exit
+ * (drivers that enter with interrupts off), is that period's; one later
+ * in the idle task is the next period's; one in a task is nobody's.
+ * Without the task column a tick in the window after the exit counts
+ * for the period.
+ */
+static void tick_seen(struct model *m, struct cpu_state *c,
+		      const struct raw_event *e)
+{
+	if (c->phase == PH_IDLE) {
+		c->c.got_tick = true;
+		return;
+	}
+	if (in_task(e))
+		return;
+	if (collecting(m, c, e->ts) &&
+	    (!(c->c.ts || c->c.ipi_ts || c->c.wake_ts) ||
+	     !(e->ctx & EV_CTX_TASK_KNOWN)))
+		c->c.got_tick = true;
+	else if (e->ctx & EV_CTX_IDLE_TASK)
+		c->tick_latch = true;
+}
+
 static bool is_tick_timer(const struct cpu_state *c, const struct raw_event *e)
 {
 	return e->timer.is_tick ||
@@ -846,10 +882,9 @@ static bool is_tick_timer(const struct cpu_state *c, const struct raw_event *e)
 static void tick_restarted(struct cpu_state *c)
 {
 	c->tick_stopped = false;
-	if (c->phase != PH_IDLE) {
+	c->tick_sel = c->tick;
+	if (c->phase != PH_IDLE)
 		c->stop_snap = false;
-		c->tick_sel = c->tick;
-	}
 }
 
 static int on_hrtimer(struct model *m, const struct raw_event *e,
@@ -901,8 +936,7 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 			c->tick.known = TK_OFF;
 			c->tick_sel = c->tick;
 			c->in_tick_handler = true;
-			if (collecting(m, c, e->ts))
-				c->c.got_tick = true;
+			tick_seen(m, c, e);
 			local_cause(m, c, e, WAKE_TICK, 0, true);
 			break;
 		}

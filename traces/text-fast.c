@@ -383,7 +383,7 @@ struct split {
 static bool split(char *line, size_t len, struct raw_event *e,
 		  struct split *sp)
 {
-	const char *p = memchr(line, '[', len), *end;
+	const char *bracket = memchr(line, '[', len), *p = bracket, *end;
 	uint64_t cpu;
 
 	if (!p)
@@ -400,6 +400,7 @@ static bool split(char *line, size_t len, struct raw_event *e,
 		for (p = end; is_blank(*p); p++)
 			;
 	}
+	e->ctx |= text_task_column(line, bracket);
 	if (!timestamp(&p, &e->ts))
 		return false;
 	while (is_blank(*p))

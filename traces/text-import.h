@@ -122,6 +122,27 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 		ctx |= EV_CTX_HARDIRQ;
 	return ctx;
 }
+/*
+ * EV_CTX_TASK_KNOWN, with EV_CTX_IDLE_TASK for pid 0, from the task
+ * column that ends before @bracket, the "[CPU]" of @line: "COMM-PID"
+ * (ftrace, trace-cmd) or "COMM PID" or "PID/TID" (perf script); 0 when
+ * no number stands there.
+ */
+static inline uint8_t text_task_column(const char *line, const char *bracket)
+{
+	const char *p = bracket, *end;
+	bool idle = true;
+
+	while (p > line && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	for (end = p; p > line && p[-1] >= '0' && p[-1] <= '9'; p--)
+		idle &= p[-1] == '0';
+	if (p == end || (p > line && p[-1] != '-' && p[-1] != '/' &&
+			 p[-1] != ' ' && p[-1] != '\t'))
+		return 0;
+	return EV_CTX_TASK_KNOWN | (idle ? EV_CTX_IDLE_TASK : 0);
+}
+
 /* The fields of @l into @e (ts, cpu, type and ctx set), then @sink. */
 int text_decode(const struct line_ctx *l, struct raw_event *e,
 		import_sink sink, void *ctx);

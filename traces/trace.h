@@ -39,7 +39,7 @@ enum wake_cause {
 /* struct idle_period.flags */
 #define IP_SLEEP_EXACT	(1U << 0)	/* sleep length from a known pending timer */
 #define IP_TICK_STOPPED	(1U << 1)	/* tick was stopped at entry */
-#define IP_GOT_TICK	(1U << 2)	/* a tick fired inside the period */
+#define IP_GOT_TICK	(1U << 2)	/* the reflect after it got a tick */
 #define IP_MISS_ABOVE	(1U << 3)	/* kernel's cpu_idle_miss: above */
 #define IP_MISS_BELOW	(1U << 4)	/* kernel's cpu_idle_miss: below */
 #define IP_TICK_EXACT	(1U << 5)	/* delta_tick known from tick events */
