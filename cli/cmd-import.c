@@ -185,6 +185,12 @@ static void summary(const char *in, const struct import_summary *s)
 			(unsigned long long)st->hold_unbounded,
 			(unsigned long long)st->hold_lowered,
 			(unsigned long long)st->stale_timers);
+	if (st->ended_sleeps || st->lost_ticks)
+		fprintf(stderr, "timer events the trace lacks: sleep timers "
+			"ended unseen (their task slept again) %llu, selects "
+			"with the tick overdue (re-armed unseen) %llu\n",
+			(unsigned long long)st->ended_sleeps,
+			(unsigned long long)st->lost_ticks);
 	if (st->disordered)
 		fprintf(stderr, "periods dropped as out of time order: %llu\n",
 			(unsigned long long)st->disordered);

@@ -1040,7 +1040,8 @@ END_TEST
 /*
  * A pending hrtimer more than a tick overdue at select (due at 1 ms, the
  * CPU idles at 10 ms) fired unseen: dropped and counted; one due 0.5 ms
- * ago is an interrupt still to be taken and stays (negative sleep).
+ * ago, already overdue at the CPU's last event before the entry (11.6
+ * ms), is an interrupt still to be taken and stays (negative sleep).
  */
 START_TEST(test_overdue_timer)
 {
@@ -1050,11 +1051,12 @@ START_TEST(test_overdue_timer)
 		idle(10000000, 0, 1),
 		idle(11000000, 0, EV_IDLE_EXIT),
 		hr(EV_HRTIMER_START, 11100000, 0, 0x2100, 11500000, false, HRW),
+		ev(EV_IRQ_HANDLER_ENTRY, 11600000, 0),
 		idle(12000000, 0, 1),
 		idle(13000000, 0, EV_IDLE_EXIT),
 	};
 
-	feed(m, e, 6);
+	feed(m, e, 7);
 	finish(m);
 	ck_assert_int_eq(ngot, 2);
 	ck_assert_int_eq(model_get_stats(m)->stale_timers, 1);
@@ -1094,6 +1096,109 @@ START_TEST(test_tick_rearmed_in_period)
 	ck_assert_int_eq(got[1].delta_tick_ns, 8000000 - 4010000);
 	ck_assert(got[1].flags & IP_TICK_EXACT);
 	ck_assert(!(got[1].flags & IP_TICK_STOPPED));
+	model_free(m);
+}
+END_TEST
+
+/*
+ * "Now" when the last event came long before the entry.  A timer armed at
+ * 1 ms, due at 1.2 ms, entry at 1.3 ms (300 us after the last event):
+ * the timer had not fired by the entry, so interrupts were off from
+ * 1.2 ms on: the CPU was in the idle path, "now" is the last event (1 ms)
+ * and the sleep length 200 us, not -100 us.  Without a timer in the gap
+ * (due at 2.5 ms, entry at 2.3 ms) "now" stays the entry: 200 us.
+ */
+START_TEST(test_now_before_pending)
+{
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 1000000, 0, 0x2000, 1200000, false, HRW),
+		idle(1300000, 0, 1),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 1310000, 0, 0x2000, 1200000, false,
+		   HRW),
+		idle(1320000, 0, EV_IDLE_EXIT),
+		hr(EV_HRTIMER_START, 2000000, 0, 0x2100, 2500000, false, HRW),
+		idle(2300000, 0, 1),
+		idle(2400000, 0, EV_IDLE_EXIT),
+		idle(3000000, 0, 1),
+	};
+	struct model *m = mk(true);
+
+	feed(m, e, 8);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].sleep_length_ns, 200000);
+	ck_assert_int_eq(got[1].sleep_length_ns, 200000);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Tick events the trace lost: the tick, armed for 4 ms, is 2 ms overdue
+ * at an entry at 6 ms (more than a quarter tick): it fired and was
+ * re-armed unseen on its grid, so delta_tick is to 8 ms, not exact.
+ * Overdue by 0.5 ms (entry at 4.5 ms) it is an interrupt still to come:
+ * kept, exact.
+ */
+START_TEST(test_tick_events_lost)
+{
+	struct raw_event a[] = {
+		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
+		sw(5990000, 0, 42, 0),
+		idle(6000000, 0, 1),
+		idle(6500000, 0, EV_IDLE_EXIT),
+		idle(7000000, 0, 1),
+	};
+	struct raw_event b[] = {
+		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
+		sw(4490000, 0, 42, 0),
+		idle(4500000, 0, 1),
+		idle(4600000, 0, EV_IDLE_EXIT),
+		idle(5000000, 0, 1),
+	};
+	struct model *m = mk(true);
+
+	feed(m, a, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].delta_tick_ns, 8000000 - 5990000);
+	ck_assert(!(got[0].flags & IP_TICK_EXACT));
+	ck_assert_int_eq(model_get_stats(m)->lost_ticks, 1);
+	model_free(m);
+
+	m = mk(true);
+	feed(m, b, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].delta_tick_ns, 4000000 - 4490000);
+	ck_assert(got[0].flags & IP_TICK_EXACT);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * perf script captures lose a few timer events: a task that arms a new
+ * sleep timer (hrtimer_wakeup, pid 7) has left its previous one, whose
+ * expiry the trace lacks: it is not pending at the next entry, whose
+ * sleep length is to the new timer from "now", the arming at 1.8 ms.
+ */
+START_TEST(test_sleep_timer_superseded)
+{
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 1000000, 0, 0x2000, 1500000, false, HRW),
+		hr(EV_HRTIMER_START, 1800000, 0, 0x2100, 2500000, false, HRW),
+		idle(1810000, 0, 1),
+		idle(2600000, 0, EV_IDLE_EXIT),
+		idle(3000000, 0, 1),
+	};
+	struct model *m = mk(true);
+
+	e[0].ctx = e[1].ctx = EV_CTX_TASK_KNOWN;
+	e[0].pid = e[1].pid = 7;
+	feed(m, e, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 2500000 - 1800000);
+	ck_assert_int_eq(model_get_stats(m)->ended_sleeps, 1);
 	model_free(m);
 }
 END_TEST
@@ -1196,6 +1301,9 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_overdue_timer);
 	tcase_add_test(tc, test_got_tick_latch);
 	tcase_add_test(tc, test_tick_rearmed_in_period);
+	tcase_add_test(tc, test_now_before_pending);
+	tcase_add_test(tc, test_tick_events_lost);
+	tcase_add_test(tc, test_sleep_timer_superseded);
 	tcase_add_test(tc, test_poll_limit);
 	tcase_add_test(tc, test_disordered);
 	tcase_add_test(tc, test_hz_estimate);

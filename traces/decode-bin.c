@@ -206,9 +206,8 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	e.type = f->type;
 	e.ts = r->ts;
 	e.ctx = bin_ctx(tep_data_flags(d->tep, (struct tep_record *)r));
-	e.ctx |= EV_CTX_TASK_KNOWN;
-	if (!tep_data_pid(d->tep, (struct tep_record *)r))
-		e.ctx |= EV_CTX_IDLE_TASK;
+	e.pid = tep_data_pid(d->tep, (struct tep_record *)r);
+	e.ctx |= EV_CTX_TASK_KNOWN | (e.pid ? 0 : EV_CTX_IDLE_TASK);
 	switch (f->type) {
 	case EV_CPU_IDLE:
 		e.idle.state = (uint32_t)num(f->f[0], r);

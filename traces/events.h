@@ -74,6 +74,7 @@ struct raw_event {
 	uint32_t	cpu;		/* CPU whose buffer holds the event */
 	uint16_t	type;		/* enum ev_type */
 	uint8_t		ctx;		/* EV_CTX_* */
+	int32_t		pid;		/* the task's (EV_CTX_TASK_KNOWN) */
 	union {
 		struct {
 			uint32_t state;		/* EV_IDLE_EXIT on exit */

@@ -53,6 +53,8 @@ struct model_stats {
 	uint64_t	timer_table_full;	/* timers not tracked */
 	uint64_t	foreign_base;		/* hrtimers on REALTIME/TAI bases */
 	uint64_t	stale_timers;		/* overdue, expiry never seen */
+	uint64_t	ended_sleeps;		/* a task's next sleep ended it */
+	uint64_t	lost_ticks;		/* tick found overdue: re-gridded */
 	uint64_t	hold_bounded;		/* no known timer: bounded later */
 	uint64_t	hold_unbounded;		/* ... never bounded */
 	uint64_t	hold_lowered;		/* an earlier unknown timer */

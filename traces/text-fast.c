@@ -400,7 +400,7 @@ static bool split(char *line, size_t len, struct raw_event *e,
 		for (p = end; is_blank(*p); p++)
 			;
 	}
-	e->ctx |= text_task_column(line, bracket);
+	text_task_column(line, bracket, e);
 	if (!timestamp(&p, &e->ts))
 		return false;
 	while (is_blank(*p))

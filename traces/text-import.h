@@ -123,24 +123,29 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 	return ctx;
 }
 /*
- * EV_CTX_TASK_KNOWN, with EV_CTX_IDLE_TASK for pid 0, from the task
- * column that ends before @bracket, the "[CPU]" of @line: "COMM-PID"
- * (ftrace, trace-cmd) or "COMM PID" or "PID/TID" (perf script); 0 when
- * no number stands there.
+ * The task column that ends before @bracket, the "[CPU]" of @line:
+ * "COMM-PID" (ftrace, trace-cmd) or "COMM PID" or "PID/TID" (perf
+ * script).  Sets @e->pid and EV_CTX_TASK_KNOWN, with EV_CTX_IDLE_TASK for
+ * pid 0; nothing when no number stands there.
  */
-static inline uint8_t text_task_column(const char *line, const char *bracket)
+static inline void text_task_column(const char *line, const char *bracket,
+				    struct raw_event *e)
 {
 	const char *p = bracket, *end;
-	bool idle = true;
+	uint32_t pid = 0;
 
 	while (p > line && (p[-1] == ' ' || p[-1] == '\t'))
 		p--;
 	for (end = p; p > line && p[-1] >= '0' && p[-1] <= '9'; p--)
-		idle &= p[-1] == '0';
-	if (p == end || (p > line && p[-1] != '-' && p[-1] != '/' &&
-			 p[-1] != ' ' && p[-1] != '\t'))
-		return 0;
-	return EV_CTX_TASK_KNOWN | (idle ? EV_CTX_IDLE_TASK : 0);
+		;
+	if (p == end || end - p > 9 ||
+	    (p > line && p[-1] != '-' && p[-1] != '/' && p[-1] != ' ' &&
+	     p[-1] != '\t'))
+		return;
+	for (; p < end; p++)
+		pid = pid * 10 + (uint32_t)(*p - '0');
+	e->pid = (int32_t)pid;
+	e->ctx |= EV_CTX_TASK_KNOWN | (pid ? 0 : EV_CTX_IDLE_TASK);
 }
 
 /* The fields of @l into @e (ts, cpu, type and ctx set), then @sink. */

@@ -513,7 +513,7 @@ static char *split_line(char *s, struct raw_event *e, char **name,
 				tok[n - 1] = 0;
 				*name = tok;
 				*fields = tok + n + (tok[n] ? 1 : 0);
-				e->ctx |= text_task_column(s, p);
+				text_task_column(s, p, e);
 				e->cpu = (uint32_t)(cpu < TRACE_MAX_CPUS ?
 						    cpu : TRACE_MAX_CPUS);
 				return p;
