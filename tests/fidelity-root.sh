@@ -3,8 +3,9 @@
 # cpuidle driver, else SKIP): under each governor the host offers and
 # idlelab has, four workloads (idle, a 1 ms periodic timer, random sleeps
 # of about 500 us, a pipe ping-pong every 200 us) are captured twice:
-# by idlelab record, and as plain tracefs text with a reduced event set
-# (no sched_switch) imported with --governor.  Replaying each capture
+# by idlelab record, as plain tracefs text with a reduced event set (no
+# sched_switch) and, when perf works, as perf script text of the same
+# events, both imported with --governor.  Replaying each capture
 # with the governor that was live must choose the recorded state for at
 # least 99.5% of the entries of every capture, and all but at most one
 # of a capture of fewer than 400 (doc/scoring.md); a failure prints the
@@ -78,6 +79,20 @@ text_capture() {
 	INST=
 }
 
+# perf_capture OUT WORKLOAD...: the same events by perf record, as
+# perf script text (perf keeps its own buffers: no tracefs instance).
+PERF_EVENTS=$(echo "$EVENTS" | tr -s ' \t\n' '\n' | sed 's|/|:|' | paste -sd, -)
+perf_capture() {
+	out=$1
+	shift
+	perf record -q -a -o "$T/perf.data" -e "$PERF_EVENTS" -- "$@" \
+		>/dev/null 2>"$T/perf.err" &&
+		perf script -i "$T/perf.data" > "$out" 2>>"$T/perf.err"
+}
+PERF=
+command -v perf >/dev/null && perf_capture "$T/probe.txt" true && PERF=1
+[ -n "$PERF" ] || echo "  (no usable perf: perf script captures left out)"
+
 # The live tunables, as a user reads them from /sys/module.
 spec_of() {
 	s=$1 sep=:
@@ -136,6 +151,8 @@ capture() {
 		2>"$T/err" || { bad "$name: record: $(cat "$T/err")"; return 2; }
 	text_capture "$T/$name.txt" $WORKLOAD "$@" ||
 		{ bad "$name: text capture"; return 2; }
+	[ -z "$PERF" ] || perf_capture "$T/$name.perf.txt" $WORKLOAD "$@" ||
+		{ bad "$name: perf capture: $(cat "$T/perf.err")"; return 2; }
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$gov" ] ||
 		{ bad "$name: the governor changed during the capture"; return 2; }
 	grep -q 'cpu_idle: state=' "$T/$name.txt" &&
@@ -163,6 +180,15 @@ run_workloads() {
 			2>"$T/err" || { bad "$name: import: $(cat "$T/err")"; continue; }
 		check "$name (record)" "$T/$name.rec.idl" "$gov"
 		check "$name (text)" "$T/$name.idl" "$gov"
+		if [ -z "$PERF" ]; then
+			:
+		elif "$IDLELAB" import -q "$T/$name.perf.txt" \
+			-o "$T/$name.perf.idl" --states "$T/host.tbl" \
+			--governor "$(spec_of $gov)" 2>"$T/err"; then
+			check "$name (perf)" "$T/$name.perf.idl" "$gov"
+		else
+			bad "$name: perf import: $(cat "$T/err")"
+		fi
 		ok=$((ok + 1))
 	done
 	[ $ok -gt 0 ] || bad "$gov: no workload could be captured with idle entries"
