@@ -11,139 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-
-#define NONE		INT64_MAX
-#define NIL		(-1)
-#define FOREIGN_NS	100000000000000000LL	/* ~3 years: not a mono time */
-#define OFF_WINDOW_NS	1000000000ULL
-/*
- * Bounds that keep every sum and difference below in int64_t whatever
- * the input holds: event times up to 2^62 ns (~146 years; later ones
- * are refused), timer times and jiffies clamped to +-2^61 (a timer that
- * far away is "never" either way), jiffy conversions saturated.
- */
-#define TIME_MAX	(1LL << 62)
-
-enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
-
-/*
- * Timers armed before the capture are unknown until they fire.  So each
- * period waits here (per CPU, in order) until the trace has passed the
- * earliest timer known at its entry: if a timer armed before the capture
- * fires on the CPU first, it was pending all along and bounds the
- * period's sleep length (doc/importing.md).  Periods wait at most 2 s.
- */
-#define HOLD_MAX_NS	2000000000LL	/* give up waiting after 2 s */
-#define HOLD_BUDGET	(1U << 17)	/* held periods, all CPUs together */
-/* the kernel's "now" is at most this much before the entry event */
-#define SEL_MAX_NS	100000
-/* tasks whose last sleep timer is remembered (direct-mapped by pid) */
-#define SLEEPER_SLOTS	1024
-
-struct held {
-	struct idle_period	p;
-	int64_t			sel;		/* the kernel's now */
-	uint64_t		final;		/* trace time it is settled */
-};
-
-struct hold {				/* a ring, grown by doubling */
-	uint32_t		head, n, cap;
-	struct held		*q;
-};
-enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
-enum timer_kind { TK_HR = 1, TK_WHEEL = 2 };
-
-struct tick_view {
-	int8_t		known;		/* enum tick_known */
-	int64_t		exp;		/* raw base ns when TK_PENDING */
-};
-
-struct timer_node {
-	uint64_t	key;
-	int64_t		exp;		/* hrtimer: base ns; wheel: jiffies */
-	uint32_t	cpu;
-	uint8_t		kind;
-	bool		deferrable;
-	int32_t		hnext;		/* hash chain / free list */
-	int32_t		prev, next;	/* per-CPU list */
-};
-
-/* What is known about why the current or closing period ended. */
-struct cause {
-	uint64_t	ts;		/* first local cause, 0 if none */
-	uint8_t		what;		/* enum wake_cause */
-	uint32_t	detail;
-	bool		known_timer;	/* the firing timer was pending */
-	uint64_t	fire_ts;	/* unknown timer: when it fired */
-	uint64_t	ipi_ts, wake_ts;
-	uint32_t	ipi_from, wake_from;
-	bool		got_tick;
-	bool		in_period;	/* a local cause inside the period */
-};
-
-struct cpu_state {
-	uint8_t		phase;
-	bool		seen_idle;
-	bool		closing;	/* ended, collecting causes */
-	uint64_t	entry_ns, exit_ns;
-	int16_t		state;
-	uint8_t		flags;
-	/* inputs at select time, snapshotted at entry */
-	int64_t		hr_min;		/* raw base ns, NONE */
-	int64_t		wheel_min;	/* jiffies, NONE */
-	struct tick_view tick_at_sel;
-	bool		stopped_at_sel, stopped_now;
-	struct cause	c;
-	/* the tick's hrtimer now, and as the next select will see it */
-	uint64_t	tick_ptr;
-	bool		tick_ptr_known;
-	struct tick_view tick, tick_sel;
-	bool		tick_stopped;	/* tick_stop seen in this idle loop */
-	bool		stop_snap;	/* tick_stopped at the last exit */
-	int32_t		timers;		/* list head */
-	uint64_t	last_ts;
-	uint64_t	last_emitted;	/* entry of the last period written */
-	/* the kernel's "now" (ts->idle_entrytime): the last event of this
-	 * CPU before select, and its value for the current period */
-	uint64_t	now_ts;
-	int64_t		sel_ts;
-	bool		in_tick_handler;	/* tick expired, not re-armed */
-	bool		tick_latch;	/* got_idle_tick set for the next period */
-	uint64_t	wheel_detached;	/* key of the last wheel timer
-					 * cancelled here (it may run next) */
-	struct hold	*hold;		/* periods awaiting a timer bound */
-};
-
-struct model {
-	struct model_opts	o;
-	model_emit_fn		emit;
-	void			*ctx;
-	struct model_stats	st;
-	struct hz_est		hz_est;
-	uint32_t		fn_sleep;	/* hash of hrtimer_wakeup */
-	struct {
-		int32_t		pid;
-		uint64_t	key;
-	}			sleeper[SLEEPER_SLOTS];
-	int64_t			tick_ns;	/* 0 while HZ unknown */
-	/* trace clock = CLOCK_MONOTONIC + off */
-	bool			off_valid;
-	int64_t			off_cur, off_prev;
-	uint64_t		off_win;
-	/* jiffies: jiffy J starts at j_sref + (J - j_ref) * tick_ns */
-	bool			j_valid;
-	uint64_t		j_ref;
-	int64_t			j_sref;
-	/* tick grid phase in base ns, -1 unknown */
-	int64_t			grid_phase;
-	uint64_t		deadline;	/* earliest closing deadline */
-	uint32_t		held;		/* periods held, all CPUs */
-	int32_t			free_list;
-	int32_t			*buckets;
-	struct timer_node	*nodes;
-	struct cpu_state	cpus[TRACE_MAX_CPUS];
-};
+#include "model-int.h"
 
 static void set_hz(struct model *m, uint32_t hz, bool estimated)
 {
@@ -303,23 +171,6 @@ static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
 
 /* ------------------------------------------------- clock relations */
 
-
-static int64_t clamp_time(int64_t v)
-{
-	return v > TIME_MAX ? TIME_MAX : v < -TIME_MAX ? -TIME_MAX : v;
-}
-
-/* a + b * c, saturated to +-EV_TIMER_MAX (jiffies to ns and back) */
-static int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
-{
-	int64_t r;
-
-	if (__builtin_mul_overflow(b, c, &r) ||
-	    __builtin_add_overflow(a, r, &r))
-		return (b < 0) != (c < 0) ? -EV_TIMER_MAX : EV_TIMER_MAX;
-	return ev_clamp_timer(r);
-}
-
 static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)
 {
 	int64_t off = clamp_time((int64_t)ts - base_now);
@@ -343,13 +194,6 @@ static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)
 	}
 }
 
-static int64_t clock_off(const struct model *m)
-{
-	if (m->o.clock_is_mono || !m->off_valid)
-		return 0;
-	return m->off_cur < m->off_prev ? m->off_cur : m->off_prev;
-}
-
 static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 {
 	int64_t est;
@@ -368,337 +212,6 @@ static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 			 m->tick_ns);
 	if (est < m->j_sref || est - m->j_sref > m->tick_ns)
 		m->j_sref = est;
-}
-
-/* How far @mono is past the tick grid's last point, [0, TICK_NSEC). */
-static int64_t past_grid(const struct model *m, int64_t mono)
-{
-	int64_t r = (mono - m->grid_phase) % m->tick_ns;
-
-	return r < 0 ? r + m->tick_ns : r;
-}
-
-/* jiffy_time() before the snap onto the tick grid: less than a tick
- * later than it */
-static int64_t jiffy_time_unsnapped(const struct model *m, int64_t j)
-{
-	if (!m->j_valid || !m->tick_ns)
-		return NONE;
-	return sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
-}
-
-static int64_t snap_to_grid(const struct model *m, int64_t t)
-{
-	int64_t mono;
-
-	if (t == NONE || m->grid_phase < 0)
-		return t;
-	/* jiffies advance on the tick grid: snap down onto it */
-	mono = t - clock_off(m);
-	return mono - past_grid(m, mono) + clock_off(m);
-}
-
-/* Trace time at which jiffy @j starts, NONE if unknown. */
-static int64_t jiffy_time(const struct model *m, int64_t j)
-{
-	return snap_to_grid(m, jiffy_time_unsnapped(m, j));
-}
-
-/* The jiffy current at trace time @ts. */
-static int64_t jiffy_at(const struct model *m, uint64_t ts)
-{
-	return (int64_t)m->j_ref +
-	       ((int64_t)ts - m->j_sref) / m->tick_ns;
-}
-
-/* ------------------------------------------------- period closing */
-
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
-}
-
-static int64_t rel(int64_t t, uint64_t entry)
-{
-	return t == NONE ? NONE : t - (int64_t)entry;
-}
-
-static int64_t delta_tick(struct model *m, struct cpu_state *c,
-			  int64_t hr_t, int64_t sleep, uint8_t *flags)
-{
-	int64_t off = clock_off(m), t, mono;
-	const struct tick_view *tv = &c->tick_at_sel;
-
-	uint64_t now = (uint64_t)c->sel_ts;
-
-	if (tv->known == TK_PENDING) {
-		t = tv->exp + off;
-		/* more than a quarter tick overdue: it fired and was re-armed
-		 * on its grid where the trace lost the events */
-		if (m->tick_ns && t < (int64_t)now - m->tick_ns / 4) {
-			t += ((int64_t)now - t) / m->tick_ns * m->tick_ns;
-			if (t < (int64_t)now)
-				t += m->tick_ns;
-			m->st.lost_ticks++;
-		} else {
-			*flags |= IP_TICK_EXACT;
-		}
-		return rel(min64(t, hr_t), now);
-	}
-	if (tv->known == TK_OFF) {
-		*flags |= IP_TICK_EXACT;
-		return rel(hr_t, now);
-	}
-	if (c->stopped_at_sel || !m->tick_ns)
-		return sleep;
-	if (m->grid_phase >= 0) {
-		mono = c->sel_ts - off;
-		t = mono + m->tick_ns - past_grid(m, mono);
-		return rel(min64(t + off, hr_t), now);
-	}
-	return min64(m->tick_ns / 2, sleep);
-}
-
-static uint8_t pick_cause(const struct cause *ca, uint32_t *detail)
-{
-	if (ca->ipi_ts && (!ca->ts || ca->ipi_ts < ca->ts)) {
-		*detail = ca->ipi_from;
-		return WAKE_IPI;
-	}
-	if (ca->ts) {
-		*detail = ca->detail;
-		return ca->what;
-	}
-	if (ca->wake_ts) {
-		*detail = ca->wake_from;
-		return WAKE_SCHED;
-	}
-	*detail = 0;
-	return WAKE_UNKNOWN;
-}
-
-/* ------------------------------------------------- emission */
-
-static int emit(struct model *m, const struct idle_period *p,
-		struct idl_err *err)
-{
-	m->st.periods++;
-	m->st.wake[p->wake_cause]++;
-	m->st.sleep_exact += !!(p->flags & IP_SLEEP_EXACT);
-	m->st.tick_exact += !!(p->flags & IP_TICK_EXACT);
-	m->st.no_timer += p->sleep_length_ns == NONE;
-	m->st.too_long += p->exit_ns - p->entry_ns > TRACE_MAX_PERIOD_NS;
-	return m->emit(m->ctx, p, err);
-}
-
-static struct held *held_at(const struct hold *h, uint32_t k)
-{
-	return &h->q[(h->head + k) % h->cap];
-}
-
-/* Emit the oldest held period of @c. */
-static int pop(struct model *m, struct cpu_state *c, struct idl_err *err)
-{
-	struct hold *h = c->hold;
-	struct held *x = held_at(h, 0);
-
-	m->st.hold_unbounded += x->p.sleep_length_ns == NONE;
-	h->head = (h->head + 1) % h->cap;
-	h->n--;
-	m->held--;
-	return emit(m, &x->p, err);
-}
-
-/* Emit the held periods of @c that are settled at trace time @now, from
- * the oldest (all of them with @now UINT64_MAX). */
-static int release(struct model *m, struct cpu_state *c, uint64_t now,
-		   struct idl_err *err)
-{
-	while (c->hold && c->hold->n && held_at(c->hold, 0)->final <= now)
-		if (pop(m, c, err))
-			return -1;
-	return 0;
-}
-
-static int grow(struct hold *h, struct idl_err *err)
-{
-	uint32_t cap = h->cap ? 2 * h->cap : 256, k;
-	struct held *q = malloc(cap * sizeof(*q));
-
-	if (!q)
-		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-	for (k = 0; k < h->n; k++)
-		q[k] = *held_at(h, k);
-	free(h->q);
-	h->q = q;
-	h->cap = cap;
-	h->head = 0;
-	return 0;
-}
-
-/*
- * A period of @c, settled at trace time @final.  The held periods of all
- * CPUs are bounded by HOLD_BUDGET: when it is used up, the oldest of
- * this CPU goes out as it is.
- */
-static int queue(struct model *m, struct cpu_state *c,
-		 const struct idle_period *p, uint64_t final, uint64_t now,
-		 struct idl_err *err)
-{
-	struct hold *h = c->hold;
-	struct held *x;
-
-	if (final <= now && (!h || !h->n))
-		return emit(m, p, err);
-	if (!h && !(h = c->hold = calloc(1, sizeof(*h))))
-		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-	if (m->held >= HOLD_BUDGET && h->n && pop(m, c, err))
-		return -1;
-	if (h->n == h->cap && grow(h, err))
-		return -1;
-	x = held_at(h, h->n++);
-	m->held++;
-	x->p = *p;
-	x->sel = c->sel_ts;
-	x->final = final;
-	return release(m, c, now, err);
-}
-
-/*
- * A timer armed before the capture fired on @c at @fire: every held
- * period that ended before had it pending, so its sleep length is at
- * most the time to @fire (an estimate: the timer's own expiry is a
- * little earlier, and timers cancelled unseen could have been earlier).
- */
-static int bound_held(struct model *m, struct cpu_state *c, int64_t fire,
-		      uint64_t now, struct idl_err *err)
-{
-	struct hold *h = c->hold;
-	struct held *x;
-	uint32_t k;
-
-	for (k = 0; h && k < h->n; k++) {
-		x = held_at(h, k);
-		if (x->final <= (uint64_t)fire ||
-		    (int64_t)x->p.exit_ns > fire)
-			continue;
-		if (fire - x->sel < x->p.sleep_length_ns) {
-			if (x->p.sleep_length_ns == NONE)
-				m->st.hold_bounded++;
-			else
-				m->st.hold_lowered++;
-			x->p.sleep_length_ns = fire - x->sel;
-			x->p.flags &= (uint8_t)~IP_SLEEP_EXACT;
-			if (x->p.delta_tick_ns > x->p.sleep_length_ns &&
-			    (x->p.flags & IP_TICK_STOPPED))
-				x->p.delta_tick_ns = x->p.sleep_length_ns;
-		}
-		x->final = 0;
-	}
-	return release(m, c, now, err);
-}
-
-static int close_period(struct model *m, uint32_t cpu, struct idl_err *err)
-{
-	struct cpu_state *c = &m->cpus[cpu];
-	struct idle_period p;
-	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts;
-	uint64_t final;
-	bool exact = true;
-
-	memset(&p, 0, sizeof(p));
-	c->closing = false;
-	p.entry_ns = c->entry_ns;
-	p.exit_ns = c->exit_ns;
-	p.cpu = cpu;
-	p.state = c->state;
-	p.flags = c->flags;
-	if (c->stopped_at_sel)
-		p.flags |= IP_TICK_STOPPED;
-	if (c->c.got_tick)
-		p.flags |= IP_GOT_TICK;
-	p.wake_cause = pick_cause(&c->c, &p.wake_detail);
-
-	if (c->hr_min != NONE) {
-		hr_t = c->hr_min + clock_off(m);
-		exact = m->off_valid;
-	}
-	if (c->wheel_min != NONE) {
-		wh_t = jiffy_time(m, c->wheel_min);
-		if (wh_t == NONE)
-			exact = false;
-	}
-	best = min64(hr_t, wh_t);
-	/* times relative to the kernel's "now", as select saw them */
-	p.sleep_length_ns = best == NONE ? NONE : best - sel;
-	/* A timer we did not see armed fired: it bounds the sleep length. */
-	if ((p.wake_cause == WAKE_HRTIMER || p.wake_cause == WAKE_TIMER) &&
-	    !c->c.known_timer) {
-		est = (int64_t)c->c.fire_ts - sel;
-		if (est < p.sleep_length_ns)
-			p.sleep_length_ns = est;
-		exact = false;
-	}
-	if (p.sleep_length_ns == NONE)
-		exact = false;
-	p.delta_tick_ns = delta_tick(m, c, hr_t, p.sleep_length_ns, &p.flags);
-	/* A wheel timer within a jiffy keeps the tick: the kernel then
-	 * returns the time to the next programmed event (as
-	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
-	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
-	    c->wheel_min - jiffy_at(m, (uint64_t)sel) <= 1 &&
-	    p.delta_tick_ns != NONE)
-		p.sleep_length_ns = p.delta_tick_ns;
-	if (exact)
-		p.flags |= IP_SLEEP_EXACT;
-
-	if (m->o.poll_state >= 0 && p.state == m->o.poll_state &&
-	    m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
-	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
-		p.flags |= IP_POLL_LIMIT;
-
-	/* the other CPUs' events of that time are missing (an overwritten
-	 * ring buffer): its wake cause and timers would be wrong */
-	if (p.entry_ns < m->o.emit_from_ns) {
-		m->st.before_from++;
-		return 0;
-	}
-	/* Events later than the reordering window allowed can leave a
-	 * period that ends before it starts or overlaps the previous one:
-	 * drop it (counted) rather than write a trace out of order. */
-	if (p.exit_ns < p.entry_ns || p.entry_ns < c->last_emitted) {
-		m->st.disordered++;
-		return 0;
-	}
-	c->last_emitted = p.entry_ns;
-	/* settled once the earliest known timer is due, or after 2 s */
-	final = p.entry_ns + HOLD_MAX_NS;
-	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)
-		final = sel + p.sleep_length_ns > 0 ?
-			(uint64_t)(sel + p.sleep_length_ns) : 0;
-	return queue(m, c, &p, final, c->last_ts, err);
-}
-
-static int sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)
-{
-	uint64_t next = UINT64_MAX, dl;
-	uint32_t i;
-
-	for (i = 0; i < m->st.max_cpu; i++) {
-		struct cpu_state *c = &m->cpus[i];
-
-		if (!c->closing)
-			continue;
-		dl = c->exit_ns + m->o.wake_window_ns;
-		if (dl < now) {
-			if (close_period(m, i, err))
-				return -1;
-		} else if (dl < next) {
-			next = dl;
-		}
-	}
-	m->deadline = next;
-	return 0;
 }
 
 /* ------------------------------------------------- event handlers */
@@ -798,7 +311,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	if (cpu + 1 > m->st.max_cpu)
 		m->st.max_cpu = cpu + 1;
 	if (e->idle.state != EV_IDLE_EXIT) {
-		if (c->closing && close_period(m, cpu, err))
+		if (c->closing && model_close_period(m, cpu, err))
 			return -1;
 		if (c->phase == PH_IDLE)
 			m->st.no_exit++;
@@ -1014,7 +527,7 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 		timer_remove(m, key);
 		local_cause(m, c, e, WAKE_HRTIMER, e->timer.fn, known);
 		if (!known)
-			return bound_held(m, c, unknown_fire(m, e), e->ts,
+			return model_bound_held(m, c, unknown_fire(m, e), e->ts,
 					  err);
 	}
 	return 0;
@@ -1058,7 +571,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 		       jiffy_time(m, (int64_t)e->timer.now) : NONE;
 		if (fire == NONE || fire > (int64_t)e->ts)
 			fire = (int64_t)e->ts;
-		return bound_held(m, c, fire, e->ts, err);
+		return model_bound_held(m, c, fire, e->ts, err);
 	}
 	return 0;
 }
@@ -1108,10 +621,10 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 		if (!c->closing)
 			return 0;
 		c->flags |= e->miss.below ? IP_MISS_BELOW : IP_MISS_ABOVE;
-		return close_period(m, cpu, err);
+		return model_close_period(m, cpu, err);
 	}
 	c = &m->cpus[e->cpu];
-	if (c->closing && close_period(m, e->cpu, err))
+	if (c->closing && model_close_period(m, e->cpu, err))
 		return -1;
 	if (e->type == EV_TICK_STOP) {
 		if (e->tick_stop.success)
@@ -1193,9 +706,9 @@ int model_feed(struct model *m, const struct raw_event *e,
 		if (!m->tick_ns && hz_est_result(&m->hz_est))
 			set_hz(m, hz_est_result(&m->hz_est), true);
 	}
-	if (e->ts > m->deadline && sweep_deadlines(m, e->ts, err))
+	if (e->ts > m->deadline && model_sweep_deadlines(m, e->ts, err))
 		return -1;
-	if (c->hold && release(m, c, e->ts, err))
+	if (c->hold && model_release(m, c, e->ts, err))
 		return -1;
 	if (before_select(c, e))
 		c->now_ts = e->ts;
@@ -1236,9 +749,9 @@ int model_finish(struct model *m, struct idl_err *err)
 	uint32_t i;
 
 	for (i = 0; i < m->st.max_cpu; i++) {
-		if (m->cpus[i].closing && close_period(m, i, err))
+		if (m->cpus[i].closing && model_close_period(m, i, err))
 			return -1;
-		if (release(m, &m->cpus[i], UINT64_MAX, err))
+		if (model_release(m, &m->cpus[i], UINT64_MAX, err))
 			return -1;
 		if (m->cpus[i].phase == PH_IDLE)
 			m->st.partial_end++;

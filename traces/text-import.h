@@ -122,6 +122,7 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 		ctx |= EV_CTX_HARDIRQ;
 	return ctx;
 }
+
 /*
  * The task column that ends before @bracket, the "[CPU]" of @line:
  * "COMM-PID" (ftrace, trace-cmd) or "COMM PID" or "PID/TID" (perf

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Closing an idle period: the governor's inputs at its select (sleep
+ * length, delta_tick, relative to the kernel's "now"), its wake cause,
+ * and the queue that holds it until timers armed before the capture are
+ * known (doc/importing.md).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-int.h"
+
+static int64_t delta_tick(struct model *m, struct cpu_state *c,
+			  int64_t hr_t, int64_t sleep, uint8_t *flags)
+{
+	int64_t off = clock_off(m), t, mono;
+	const struct tick_view *tv = &c->tick_at_sel;
+
+	uint64_t now = (uint64_t)c->sel_ts;
+
+	if (tv->known == TK_PENDING) {
+		t = tv->exp + off;
+		/* more than a quarter tick overdue: it fired and was re-armed
+		 * on its grid where the trace lost the events */
+		if (m->tick_ns && t < (int64_t)now - m->tick_ns / 4) {
+			t += ((int64_t)now - t) / m->tick_ns * m->tick_ns;
+			if (t < (int64_t)now)
+				t += m->tick_ns;
+			m->st.lost_ticks++;
+		} else {
+			*flags |= IP_TICK_EXACT;
+		}
+		return rel(min64(t, hr_t), now);
+	}
+	if (tv->known == TK_OFF) {
+		*flags |= IP_TICK_EXACT;
+		return rel(hr_t, now);
+	}
+	if (c->stopped_at_sel || !m->tick_ns)
+		return sleep;
+	if (m->grid_phase >= 0) {
+		mono = c->sel_ts - off;
+		t = mono + m->tick_ns - past_grid(m, mono);
+		return rel(min64(t + off, hr_t), now);
+	}
+	return min64(m->tick_ns / 2, sleep);
+}
+
+static uint8_t pick_cause(const struct cause *ca, uint32_t *detail)
+{
+	if (ca->ipi_ts && (!ca->ts || ca->ipi_ts < ca->ts)) {
+		*detail = ca->ipi_from;
+		return WAKE_IPI;
+	}
+	if (ca->ts) {
+		*detail = ca->detail;
+		return ca->what;
+	}
+	if (ca->wake_ts) {
+		*detail = ca->wake_from;
+		return WAKE_SCHED;
+	}
+	*detail = 0;
+	return WAKE_UNKNOWN;
+}
+
+/* ------------------------------------------------- emission */
+
+static int emit(struct model *m, const struct idle_period *p,
+		struct idl_err *err)
+{
+	m->st.periods++;
+	m->st.wake[p->wake_cause]++;
+	m->st.sleep_exact += !!(p->flags & IP_SLEEP_EXACT);
+	m->st.tick_exact += !!(p->flags & IP_TICK_EXACT);
+	m->st.no_timer += p->sleep_length_ns == NONE;
+	m->st.too_long += p->exit_ns - p->entry_ns > TRACE_MAX_PERIOD_NS;
+	return m->emit(m->ctx, p, err);
+}
+
+static struct held *held_at(const struct hold *h, uint32_t k)
+{
+	return &h->q[(h->head + k) % h->cap];
+}
+
+/* Emit the oldest held period of @c. */
+static int pop(struct model *m, struct cpu_state *c, struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x = held_at(h, 0);
+
+	m->st.hold_unbounded += x->p.sleep_length_ns == NONE;
+	h->head = (h->head + 1) % h->cap;
+	h->n--;
+	m->held--;
+	return emit(m, &x->p, err);
+}
+
+/* Emit the held periods of @c that are settled at trace time @now, from
+ * the oldest (all of them with @now UINT64_MAX). */
+int model_release(struct model *m, struct cpu_state *c, uint64_t now,
+		   struct idl_err *err)
+{
+	while (c->hold && c->hold->n && held_at(c->hold, 0)->final <= now)
+		if (pop(m, c, err))
+			return -1;
+	return 0;
+}
+
+static int grow(struct hold *h, struct idl_err *err)
+{
+	uint32_t cap = h->cap ? 2 * h->cap : 256, k;
+	struct held *q = malloc(cap * sizeof(*q));
+
+	if (!q)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	for (k = 0; k < h->n; k++)
+		q[k] = *held_at(h, k);
+	free(h->q);
+	h->q = q;
+	h->cap = cap;
+	h->head = 0;
+	return 0;
+}
+
+/*
+ * A period of @c, settled at trace time @final.  The held periods of all
+ * CPUs are bounded by HOLD_BUDGET: when it is used up, the oldest of
+ * this CPU goes out as it is.
+ */
+static int queue(struct model *m, struct cpu_state *c,
+		 const struct idle_period *p, uint64_t final, uint64_t now,
+		 struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x;
+
+	if (final <= now && (!h || !h->n))
+		return emit(m, p, err);
+	if (!h && !(h = c->hold = calloc(1, sizeof(*h))))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	if (m->held >= HOLD_BUDGET && h->n && pop(m, c, err))
+		return -1;
+	if (h->n == h->cap && grow(h, err))
+		return -1;
+	x = held_at(h, h->n++);
+	m->held++;
+	x->p = *p;
+	x->sel = c->sel_ts;
+	x->final = final;
+	return model_release(m, c, now, err);
+}
+
+/*
+ * A timer armed before the capture fired on @c at @fire: every held
+ * period that ended before had it pending, so its sleep length is at
+ * most the time to @fire (an estimate: the timer's own expiry is a
+ * little earlier, and timers cancelled unseen could have been earlier).
+ */
+int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
+		      uint64_t now, struct idl_err *err)
+{
+	struct hold *h = c->hold;
+	struct held *x;
+	uint32_t k;
+
+	for (k = 0; h && k < h->n; k++) {
+		x = held_at(h, k);
+		if (x->final <= (uint64_t)fire ||
+		    (int64_t)x->p.exit_ns > fire)
+			continue;
+		if (fire - x->sel < x->p.sleep_length_ns) {
+			if (x->p.sleep_length_ns == NONE)
+				m->st.hold_bounded++;
+			else
+				m->st.hold_lowered++;
+			x->p.sleep_length_ns = fire - x->sel;
+			x->p.flags &= (uint8_t)~IP_SLEEP_EXACT;
+			if (x->p.delta_tick_ns > x->p.sleep_length_ns &&
+			    (x->p.flags & IP_TICK_STOPPED))
+				x->p.delta_tick_ns = x->p.sleep_length_ns;
+		}
+		x->final = 0;
+	}
+	return model_release(m, c, now, err);
+}
+
+int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
+{
+	struct cpu_state *c = &m->cpus[cpu];
+	struct idle_period p;
+	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts;
+	uint64_t final;
+	bool exact = true;
+
+	memset(&p, 0, sizeof(p));
+	c->closing = false;
+	p.entry_ns = c->entry_ns;
+	p.exit_ns = c->exit_ns;
+	p.cpu = cpu;
+	p.state = c->state;
+	p.flags = c->flags;
+	if (c->stopped_at_sel)
+		p.flags |= IP_TICK_STOPPED;
+	if (c->c.got_tick)
+		p.flags |= IP_GOT_TICK;
+	p.wake_cause = pick_cause(&c->c, &p.wake_detail);
+
+	if (c->hr_min != NONE) {
+		hr_t = c->hr_min + clock_off(m);
+		exact = m->off_valid;
+	}
+	if (c->wheel_min != NONE) {
+		wh_t = jiffy_time(m, c->wheel_min);
+		if (wh_t == NONE)
+			exact = false;
+	}
+	best = min64(hr_t, wh_t);
+	/* times relative to the kernel's "now", as select saw them */
+	p.sleep_length_ns = best == NONE ? NONE : best - sel;
+	/* A timer we did not see armed fired: it bounds the sleep length. */
+	if ((p.wake_cause == WAKE_HRTIMER || p.wake_cause == WAKE_TIMER) &&
+	    !c->c.known_timer) {
+		est = (int64_t)c->c.fire_ts - sel;
+		if (est < p.sleep_length_ns)
+			p.sleep_length_ns = est;
+		exact = false;
+	}
+	if (p.sleep_length_ns == NONE)
+		exact = false;
+	p.delta_tick_ns = delta_tick(m, c, hr_t, p.sleep_length_ns, &p.flags);
+	/* A wheel timer within a jiffy keeps the tick: the kernel then
+	 * returns the time to the next programmed event (as
+	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
+	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
+	    c->wheel_min - jiffy_at(m, (uint64_t)sel) <= 1 &&
+	    p.delta_tick_ns != NONE)
+		p.sleep_length_ns = p.delta_tick_ns;
+	if (exact)
+		p.flags |= IP_SLEEP_EXACT;
+
+	if (m->o.poll_state >= 0 && p.state == m->o.poll_state &&
+	    m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
+	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
+		p.flags |= IP_POLL_LIMIT;
+
+	/* the other CPUs' events of that time are missing (an overwritten
+	 * ring buffer): its wake cause and timers would be wrong */
+	if (p.entry_ns < m->o.emit_from_ns) {
+		m->st.before_from++;
+		return 0;
+	}
+	/* Events later than the reordering window allowed can leave a
+	 * period that ends before it starts or overlaps the previous one:
+	 * drop it (counted) rather than write a trace out of order. */
+	if (p.exit_ns < p.entry_ns || p.entry_ns < c->last_emitted) {
+		m->st.disordered++;
+		return 0;
+	}
+	c->last_emitted = p.entry_ns;
+	/* settled once the earliest known timer is due, or after 2 s */
+	final = p.entry_ns + HOLD_MAX_NS;
+	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)
+		final = sel + p.sleep_length_ns > 0 ?
+			(uint64_t)(sel + p.sleep_length_ns) : 0;
+	return queue(m, c, &p, final, c->last_ts, err);
+}
+
+int model_sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)
+{
+	uint64_t next = UINT64_MAX, dl;
+	uint32_t i;
+
+	for (i = 0; i < m->st.max_cpu; i++) {
+		struct cpu_state *c = &m->cpus[i];
+
+		if (!c->closing)
+			continue;
+		dl = c->exit_ns + m->o.wake_window_ns;
+		if (dl < now) {
+			if (model_close_period(m, i, err))
+				return -1;
+		} else if (dl < next) {
+			next = dl;
+		}
+	}
+	m->deadline = next;
+	return 0;
+}

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The event model's own state and clock helpers, shared by model.c (the
+ * events) and model-close.c (closing periods: their inputs, and holding
+ * them until timers armed before the capture are known).
+ */
+#ifndef IDLELAB_MODEL_INT_H
+#define IDLELAB_MODEL_INT_H
+
+#include "model.h"
+
+#define NONE		INT64_MAX
+#define NIL		(-1)
+#define FOREIGN_NS	100000000000000000LL	/* ~3 years: not a mono time */
+#define OFF_WINDOW_NS	1000000000ULL
+/*
+ * Bounds that keep every sum and difference below in int64_t whatever
+ * the input holds: event times up to 2^62 ns (~146 years; later ones
+ * are refused), timer times and jiffies clamped to +-2^61 (a timer that
+ * far away is "never" either way), jiffy conversions saturated.
+ */
+#define TIME_MAX	(1LL << 62)
+
+enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
+
+/*
+ * Timers armed before the capture are unknown until they fire.  So each
+ * period waits here (per CPU, in order) until the trace has passed the
+ * earliest timer known at its entry: if a timer armed before the capture
+ * fires on the CPU first, it was pending all along and bounds the
+ * period's sleep length (doc/importing.md).  Periods wait at most 2 s.
+ */
+#define HOLD_MAX_NS	2000000000LL	/* give up waiting after 2 s */
+#define HOLD_BUDGET	(1U << 17)	/* held periods, all CPUs together */
+/* the kernel's "now" is at most this much before the entry event */
+#define SEL_MAX_NS	100000
+/* tasks whose last sleep timer is remembered (direct-mapped by pid) */
+#define SLEEPER_SLOTS	1024
+
+struct held {
+	struct idle_period	p;
+	int64_t			sel;		/* the kernel's now */
+	uint64_t		final;		/* trace time it is settled */
+};
+
+struct hold {				/* a ring, grown by doubling */
+	uint32_t		head, n, cap;
+	struct held		*q;
+};
+enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
+enum timer_kind { TK_HR = 1, TK_WHEEL = 2 };
+
+struct tick_view {
+	int8_t		known;		/* enum tick_known */
+	int64_t		exp;		/* raw base ns when TK_PENDING */
+};
+
+struct timer_node {
+	uint64_t	key;
+	int64_t		exp;		/* hrtimer: base ns; wheel: jiffies */
+	uint32_t	cpu;
+	uint8_t		kind;
+	bool		deferrable;
+	int32_t		hnext;		/* hash chain / free list */
+	int32_t		prev, next;	/* per-CPU list */
+};
+
+/* What is known about why the current or closing period ended. */
+struct cause {
+	uint64_t	ts;		/* first local cause, 0 if none */
+	uint8_t		what;		/* enum wake_cause */
+	uint32_t	detail;
+	bool		known_timer;	/* the firing timer was pending */
+	uint64_t	fire_ts;	/* unknown timer: when it fired */
+	uint64_t	ipi_ts, wake_ts;
+	uint32_t	ipi_from, wake_from;
+	bool		got_tick;
+	bool		in_period;	/* a local cause inside the period */
+};
+
+struct cpu_state {
+	uint8_t		phase;
+	bool		seen_idle;
+	bool		closing;	/* ended, collecting causes */
+	uint64_t	entry_ns, exit_ns;
+	int16_t		state;
+	uint8_t		flags;
+	/* inputs at select time, snapshotted at entry */
+	int64_t		hr_min;		/* raw base ns, NONE */
+	int64_t		wheel_min;	/* jiffies, NONE */
+	struct tick_view tick_at_sel;
+	bool		stopped_at_sel, stopped_now;
+	struct cause	c;
+	/* the tick's hrtimer now, and as the next select will see it */
+	uint64_t	tick_ptr;
+	bool		tick_ptr_known;
+	struct tick_view tick, tick_sel;
+	bool		tick_stopped;	/* tick_stop seen in this idle loop */
+	bool		stop_snap;	/* tick_stopped at the last exit */
+	int32_t		timers;		/* list head */
+	uint64_t	last_ts;
+	uint64_t	last_emitted;	/* entry of the last period written */
+	/* the kernel's "now" (ts->idle_entrytime): the last event of this
+	 * CPU before select, and its value for the current period */
+	uint64_t	now_ts;
+	int64_t		sel_ts;
+	bool		in_tick_handler;	/* tick expired, not re-armed */
+	bool		tick_latch;	/* got_idle_tick set for the next period */
+	uint64_t	wheel_detached;	/* key of the last wheel timer
+					 * cancelled here (it may run next) */
+	struct hold	*hold;		/* periods awaiting a timer bound */
+};
+
+struct model {
+	struct model_opts	o;
+	model_emit_fn		emit;
+	void			*ctx;
+	struct model_stats	st;
+	struct hz_est		hz_est;
+	uint32_t		fn_sleep;	/* hash of hrtimer_wakeup */
+	struct {
+		int32_t		pid;
+		uint64_t	key;
+	}			sleeper[SLEEPER_SLOTS];
+	int64_t			tick_ns;	/* 0 while HZ unknown */
+	/* trace clock = CLOCK_MONOTONIC + off */
+	bool			off_valid;
+	int64_t			off_cur, off_prev;
+	uint64_t		off_win;
+	/* jiffies: jiffy J starts at j_sref + (J - j_ref) * tick_ns */
+	bool			j_valid;
+	uint64_t		j_ref;
+	int64_t			j_sref;
+	/* tick grid phase in base ns, -1 unknown */
+	int64_t			grid_phase;
+	uint64_t		deadline;	/* earliest closing deadline */
+	uint32_t		held;		/* periods held, all CPUs */
+	int32_t			free_list;
+	int32_t			*buckets;
+	struct timer_node	*nodes;
+	struct cpu_state	cpus[TRACE_MAX_CPUS];
+};
+
+/* ------------------------------------------------- clock relations */
+
+static inline int64_t clamp_time(int64_t v)
+{
+	return v > TIME_MAX ? TIME_MAX : v < -TIME_MAX ? -TIME_MAX : v;
+}
+
+/* a + b * c, saturated to +-EV_TIMER_MAX (jiffies to ns and back) */
+static inline int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(b, c, &r) ||
+	    __builtin_add_overflow(a, r, &r))
+		return (b < 0) != (c < 0) ? -EV_TIMER_MAX : EV_TIMER_MAX;
+	return ev_clamp_timer(r);
+}
+
+static inline int64_t clock_off(const struct model *m)
+{
+	if (m->o.clock_is_mono || !m->off_valid)
+		return 0;
+	return m->off_cur < m->off_prev ? m->off_cur : m->off_prev;
+}
+
+/* How far @mono is past the tick grid's last point, [0, TICK_NSEC). */
+static inline int64_t past_grid(const struct model *m, int64_t mono)
+{
+	int64_t r = (mono - m->grid_phase) % m->tick_ns;
+
+	return r < 0 ? r + m->tick_ns : r;
+}
+
+/* jiffy_time() before the snap onto the tick grid: less than a tick
+ * later than it */
+static inline int64_t jiffy_time_unsnapped(const struct model *m, int64_t j)
+{
+	if (!m->j_valid || !m->tick_ns)
+		return NONE;
+	return sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
+}
+
+static inline int64_t snap_to_grid(const struct model *m, int64_t t)
+{
+	int64_t mono;
+
+	if (t == NONE || m->grid_phase < 0)
+		return t;
+	/* jiffies advance on the tick grid: snap down onto it */
+	mono = t - clock_off(m);
+	return mono - past_grid(m, mono) + clock_off(m);
+}
+
+/* Trace time at which jiffy @j starts, NONE if unknown. */
+static inline int64_t jiffy_time(const struct model *m, int64_t j)
+{
+	return snap_to_grid(m, jiffy_time_unsnapped(m, j));
+}
+
+/* The jiffy current at trace time @ts. */
+static inline int64_t jiffy_at(const struct model *m, uint64_t ts)
+{
+	return (int64_t)m->j_ref +
+	       ((int64_t)ts - m->j_sref) / m->tick_ns;
+}
+
+static inline int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t rel(int64_t t, uint64_t entry)
+{
+	return t == NONE ? NONE : t - (int64_t)entry;
+}
+
+/* model-close.c */
+int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err);
+int model_sweep_deadlines(struct model *m, uint64_t now,
+			  struct idl_err *err);
+int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
+		     uint64_t now, struct idl_err *err);
+int model_release(struct model *m, struct cpu_state *c, uint64_t now,
+		  struct idl_err *err);
+
+#endif
