@@ -64,6 +64,14 @@ uint32_t ev_name_hash_n(const char *name, size_t n);
 #define EV_CTX_TASK_KNOWN	0x08	/* the bit below is valid */
 #define EV_CTX_IDLE_TASK	0x10	/* in a CPU's idle task (pid 0) */
 
+/* The event types whose task column (EV_CTX_TASK_KNOWN, pid) the model
+ * reads: the interrupts that may end a period, and a task arming its
+ * sleep timer.  Text readers leave it unset on the others (speed). */
+#define EV_TASK_TYPES	(1U << EV_HRTIMER_START | \
+			 1U << EV_HRTIMER_EXPIRE_ENTRY | \
+			 1U << EV_TIMER_EXPIRE_ENTRY | \
+			 1U << EV_IRQ_HANDLER_ENTRY)
+
 /* Kernel common_flags bits (kernel/trace/trace.h, stable since 2.6). */
 #define EV_KFLAG_NEED_RESCHED	0x04
 #define EV_KFLAG_HARDIRQ	0x08

@@ -373,6 +373,7 @@ struct split {
 	char		*name;
 	size_t		name_len;
 	char		*fields;
+	const char	*bracket;	/* the "[CPU]" */
 };
 
 /*
@@ -400,7 +401,7 @@ static bool split(char *line, size_t len, struct raw_event *e,
 		for (p = end; is_blank(*p); p++)
 			;
 	}
-	text_task_column(line, bracket, e);
+	sp->bracket = bracket;
 	if (!timestamp(&p, &e->ts))
 		return false;
 	while (is_blank(*p))
@@ -436,6 +437,8 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 		return 0;
 	if (f->fields_of && !(f->fields_of & 1U << e.type))
 		return f->sink(f->ctx, &e, err);
+	if (EV_TASK_TYPES & 1U << e.type)
+		text_task_column(line, sp.bracket, &e);
 	if (fast_decode(f, sp.fields, &e))
 		return f->sink(f->ctx, &e, err);
 	/* the general decoder on the same split, from clean fields */

@@ -132,19 +132,19 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 static inline void text_task_column(const char *line, const char *bracket,
 				    struct raw_event *e)
 {
-	const char *p = bracket, *end;
-	uint32_t pid = 0;
+	const char *p = bracket;
+	uint32_t pid = 0, scale = 1;
+	int digits = 0;
 
 	while (p > line && (p[-1] == ' ' || p[-1] == '\t'))
 		p--;
-	for (end = p; p > line && p[-1] >= '0' && p[-1] <= '9'; p--)
-		;
-	if (p == end || end - p > 9 ||
-	    (p > line && p[-1] != '-' && p[-1] != '/' && p[-1] != ' ' &&
-	     p[-1] != '\t'))
+	/* the digits, read backwards */
+	for (; p > line && (unsigned char)(p[-1] - '0') < 10 && digits < 9;
+	     p--, digits++, scale *= 10)
+		pid += (uint32_t)(p[-1] - '0') * scale;
+	if (!digits || (p > line && p[-1] != '-' && p[-1] != '/' &&
+			p[-1] != ' ' && p[-1] != '\t'))
 		return;
-	for (; p < end; p++)
-		pid = pid * 10 + (uint32_t)(*p - '0');
 	e->pid = (int32_t)pid;
 	e->ctx |= EV_CTX_TASK_KNOWN | (pid ? 0 : EV_CTX_IDLE_TASK);
 }
