@@ -1038,10 +1038,10 @@ START_TEST(test_loop_end_evidence)
 END_TEST
 
 /*
- * A pending hrtimer more than a tick overdue at select (due at 1 ms, the
- * CPU idles at 10 ms) fired unseen: dropped and counted; one due 0.5 ms
- * ago, already overdue at the CPU's last event before the entry (11.6
- * ms), is an interrupt still to be taken and stays (negative sleep).
+ * A pending hrtimer long overdue at select (due at 1 ms, the CPU idles
+ * at 10 ms) fired unseen: dropped and counted; one due 10 us before the
+ * kernel's "now" (the CPU's last event, 11.96 ms) is an interrupt still
+ * to be taken and stays (negative sleep).
  */
 START_TEST(test_overdue_timer)
 {
@@ -1050,8 +1050,8 @@ START_TEST(test_overdue_timer)
 		hr(EV_HRTIMER_START, 100000, 0, 0x2000, 1000000, false, HRW),
 		idle(10000000, 0, 1),
 		idle(11000000, 0, EV_IDLE_EXIT),
-		hr(EV_HRTIMER_START, 11100000, 0, 0x2100, 11500000, false, HRW),
-		ev(EV_IRQ_HANDLER_ENTRY, 11600000, 0),
+		hr(EV_HRTIMER_START, 11100000, 0, 0x2100, 11950000, false, HRW),
+		ev(EV_IRQ_HANDLER_ENTRY, 11960000, 0),
 		idle(12000000, 0, 1),
 		idle(13000000, 0, EV_IDLE_EXIT),
 	};
@@ -1061,7 +1061,7 @@ START_TEST(test_overdue_timer)
 	ck_assert_int_eq(ngot, 2);
 	ck_assert_int_eq(model_get_stats(m)->stale_timers, 1);
 	ck_assert_int_eq(got[0].sleep_length_ns, TRACE_NO_TIMER);
-	ck_assert_int_eq(got[1].sleep_length_ns, 11500000 - 12000000);
+	ck_assert_int_eq(got[1].sleep_length_ns, 11950000 - 11960000);
 	model_free(m);
 }
 END_TEST
@@ -1134,10 +1134,9 @@ END_TEST
 
 /*
  * Tick events the trace lost: the tick, armed for 4 ms, is 2 ms overdue
- * at an entry at 6 ms (more than a quarter tick): it fired and was
- * re-armed unseen on its grid, so delta_tick is to 8 ms, not exact.
- * Overdue by 0.5 ms (entry at 4.5 ms) it is an interrupt still to come:
- * kept, exact.
+ * at an entry at 6 ms (more than 100 us): it fired and was re-armed
+ * unseen on its grid, so delta_tick is to 8 ms, not exact.  Overdue by
+ * 50 us ("now" at 4.05 ms) it is an interrupt still to come: kept, exact.
  */
 START_TEST(test_tick_events_lost)
 {
@@ -1150,8 +1149,8 @@ START_TEST(test_tick_events_lost)
 	};
 	struct raw_event b[] = {
 		hr(EV_HRTIMER_START, 600000, 0, TICK0, 4000000, true, 1),
-		sw(4490000, 0, 42, 0),
-		idle(4500000, 0, 1),
+		sw(4050000, 0, 42, 0),
+		idle(4060000, 0, 1),
 		idle(4600000, 0, EV_IDLE_EXIT),
 		idle(5000000, 0, 1),
 	};
@@ -1169,7 +1168,7 @@ START_TEST(test_tick_events_lost)
 	feed(m, b, 5);
 	finish(m);
 	ck_assert_int_eq(ngot, 1);
-	ck_assert_int_eq(got[0].delta_tick_ns, 4000000 - 4490000);
+	ck_assert_int_eq(got[0].delta_tick_ns, 4000000 - 4050000);
 	ck_assert(got[0].flags & IP_TICK_EXACT);
 	model_free(m);
 }

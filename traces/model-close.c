@@ -22,9 +22,9 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 
 	if (tv->known == TK_PENDING) {
 		t = tv->exp + off;
-		/* more than a quarter tick overdue: it fired and was re-armed
-		 * on its grid where the trace lost the events */
-		if (m->tick_ns && t < (int64_t)now - m->tick_ns / 4) {
+		/* long overdue: it fired and was re-armed on its grid where
+		 * the trace lost the events */
+		if (m->tick_ns && t < (int64_t)now - HR_LATE_MAX_NS) {
 			t += ((int64_t)now - t) / m->tick_ns * m->tick_ns;
 			if (t < (int64_t)now)
 				t += m->tick_ns;

@@ -34,6 +34,10 @@ enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
 #define HOLD_BUDGET	(1U << 17)	/* held periods, all CPUs together */
 /* the kernel's "now" is at most this much before the entry event */
 #define SEL_MAX_NS	100000
+/* an hrtimer (the tick's too) overdue at select by more than this fired
+ * unseen: no capture of the development VM held a later one that the
+ * kernel had not taken yet (doc/importing.md) */
+#define HR_LATE_MAX_NS	100000
 /* tasks whose last sleep timer is remembered (direct-mapped by pid) */
 #define SLEEPER_SLOTS	1024
 

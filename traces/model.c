@@ -223,16 +223,17 @@ static uint32_t target_cpu(const struct model *m, uint32_t cpu)
 }
 
 /*
- * A pending timer more than a tick overdue at select fired where the
- * trace did not see it (its expiry event was lost or ran elsewhere):
- * the kernel no longer had it.
+ * A pending timer long overdue at select fired where the trace did not
+ * see it (its expiry event was lost or ran elsewhere): the kernel no
+ * longer had it.  Long: HR_LATE_MAX_NS for an hrtimer, a tick for a
+ * wheel timer (the wheel runs it at a tick after its jiffy).
  */
 static bool stale(struct model *m, const struct timer_node *n, int64_t sel)
 {
 	int64_t slack = m->tick_ns ? m->tick_ns : 4000000, t;
 
 	if (n->kind == TK_HR)
-		return n->exp + clock_off(m) < sel - slack;
+		return n->exp + clock_off(m) < sel - HR_LATE_MAX_NS;
 	t = jiffy_time_unsnapped(m, n->exp);
 	/* snapping moves it less than a tick down: no need to when even
 	 * that is not overdue (most pending timers) */
