@@ -107,11 +107,12 @@ static s64 sleep_at(const struct idle_period *p, s64 elapsed)
  * period that starts at @entry. */
 static s64 part_sleep(const struct replay_part *pt, u64 entry, s64 e)
 {
-	s64 sl = pt->sleep + (pt->off - e);
+	s64 sl;
 
-	if (pt->sleep == TRACE_NO_TIMER || (sl <= 0 && e))
+	if (pt->sleep == TRACE_NO_TIMER)
 		return replay_no_timer(entry + (u64)e);
-	return sl;
+	sl = pt->sleep + (pt->off - e);
+	return sl > 0 || !e ? sl : replay_no_timer(entry + (u64)e);
 }
 
 struct seg_in {

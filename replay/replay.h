@@ -311,7 +311,8 @@ static inline unsigned int replay_cut(const struct replay_setup *s, s64 ns)
  */
 static inline s64 replay_no_timer(u64 now)
 {
-	return now < (u64)KTIME_MAX ? KTIME_MAX - (s64)now : 0;
+	/* (imported times stop at 2^62 ns; past 2^63, still "none") */
+	return now < (u64)KTIME_MAX ? KTIME_MAX - (s64)now : KTIME_MAX;
 }
 
 /* A recorded sleep length (TRACE_NO_TIMER for none) as read at @now. */

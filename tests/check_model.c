@@ -684,6 +684,24 @@ START_TEST(test_text_lines)
 	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN);
 	ck_assert_int_eq(tl("[001] 1.0: cpu_idle: state=1 cpu_id=1", buf), 0);
 	ck_assert_uint_eq(tl_ev[0].ctx, 0);
+	/* perf script -F without the tid, a tid of -1: no pid */
+	ck_assert_int_eq(tl("  ksoftirqd/0 [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, 0);
+	ck_assert_int_eq(tl("  perf 12/-1 [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, 0);
+	ck_assert_int_eq(tl("  perf 12/13 [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_int_eq(tl_ev[0].pid, 13);
+	/* ftrace's record-tgid column */
+	ck_assert_int_eq(tl("  bash-1234 (  1230) [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN);
+	ck_assert_int_eq(tl_ev[0].pid, 1234);
+	ck_assert_int_eq(tl("  <idle>-0 (-------) [000] 1.0: cpu_idle: "
+			    "state=1 cpu_id=0", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK);
 	/* irq-info column, nsec, pointer and function with an offset */
 	ck_assert_int_eq(tl("  sh-5 [001] d.h1. 7.000000001: hrtimer_start: "
 			    "hrtimer=0xffff8880aa function=tick_nohz_handler/0x0 "
@@ -1106,7 +1124,10 @@ END_TEST
  * the timer had not fired by the entry, so interrupts were off from
  * 1.2 ms on: the CPU was in the idle path, "now" is the last event (1 ms)
  * and the sleep length 200 us, not -100 us.  Without a timer in the gap
- * (due at 2.5 ms, entry at 2.3 ms) "now" stays the entry: 200 us.
+ * (due at 2.5 ms, entry at 2.3 ms) "now" stays the entry: 200 us.  With
+ * one in the gap (due at 3.75 ms, entry at 3.8 ms) but a period ended by
+ * a wakeup from CPU 1, not by that timer (its expiry lost), "now" stays
+ * the entry as well: -50 us.
  */
 START_TEST(test_now_before_pending)
 {
@@ -1119,15 +1140,22 @@ START_TEST(test_now_before_pending)
 		hr(EV_HRTIMER_START, 2000000, 0, 0x2100, 2500000, false, HRW),
 		idle(2300000, 0, 1),
 		idle(2400000, 0, EV_IDLE_EXIT),
-		idle(3000000, 0, 1),
+		hr(EV_HRTIMER_START, 3500000, 0, 0x2200, 3750000, false, 7),
+		idle(3800000, 0, 1),
+		ev(EV_SCHED_WAKEUP, 3850000, 1),
+		idle(3860000, 0, EV_IDLE_EXIT),
+		idle(4500000, 0, 1),
 	};
 	struct model *m = mk(true);
 
-	feed(m, e, 8);
+	e[9].wakeup.target_cpu = 0;
+	feed(m, e, 12);
 	finish(m);
-	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(ngot, 3);
 	ck_assert_int_eq(got[0].sleep_length_ns, 200000);
 	ck_assert_int_eq(got[1].sleep_length_ns, 200000);
+	ck_assert_int_eq(got[2].wake_cause, WAKE_SCHED);
+	ck_assert_int_eq(got[2].sleep_length_ns, 3750000 - 3800000);
 	model_free(m);
 }
 END_TEST
@@ -1218,9 +1246,14 @@ static struct raw_event in(struct raw_event e, bool idle_task)
  *     which holds no tick of its own.
  * (b) the same tick 30 us after the exit but in a task (the idle loop
  *     ended): nobody's, and not the wake cause either.
- * (c) a period with no cause inside, and the tick in the idle task 20 us
+ * (c) a period with no cause inside, and the tick in the idle task 10 us
  *     after its exit: the wake interrupt taken after the exit (a driver
  *     that enters with interrupts off): the period's.
+ * (d) CPU 1 wakes a task on CPU 0 during the period; the tick 10 us after
+ *     the exit came after reflect: neither the period's got_tick nor its
+ *     cause (sched), the next period's got_tick.
+ * (e) no cause, the tick 40 us after the exit: too late to be the wake
+ *     interrupt (reflect ran within microseconds): the next period's.
  */
 START_TEST(test_got_tick_latch)
 {
@@ -1245,12 +1278,32 @@ START_TEST(test_got_tick_latch)
 	};
 	struct raw_event c[] = {
 		idle(3900000, 0, 1),
-		idle(3980000, 0, EV_IDLE_EXIT),
+		idle(3990000, 0, EV_IDLE_EXIT),
 		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
 		      true, 1), true),
 		idle(6000000, 0, 1),
 	};
+	struct raw_event d[] = {
+		idle(3900000, 0, 1),
+		ev(EV_SCHED_WAKEUP, 3950000, 1),
+		idle(3990000, 0, EV_IDLE_EXIT),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
+		      true, 1), true),
+		idle(4200000, 0, 1),
+		idle(5000000, 0, EV_IDLE_EXIT),
+		idle(6000000, 0, 1),
+	};
+	struct raw_event f[] = {
+		idle(3900000, 0, 1),
+		idle(3960000, 0, EV_IDLE_EXIT),
+		in(hr(EV_HRTIMER_EXPIRE_ENTRY, 4000000, 0, TICK0, 4000000,
+		      true, 1), true),
+		idle(4200000, 0, 1),
+		idle(5000000, 0, EV_IDLE_EXIT),
+		idle(6000000, 0, 1),
+	};
 	struct model *m = mk(true);
+	int i;
 
 	feed(m, a, 8);
 	finish(m);
@@ -1275,6 +1328,19 @@ START_TEST(test_got_tick_latch)
 	ck_assert(got[0].flags & IP_GOT_TICK);
 	ck_assert_int_eq(got[0].wake_cause, WAKE_TICK);
 	model_free(m);
+
+	d[1].wakeup.target_cpu = 0;
+	for (i = 0; i < 2; i++) {
+		m = mk(true);
+		feed(m, i ? f : d, 7);
+		finish(m);
+		ck_assert_int_eq(ngot, 2);
+		ck_assert(!(got[0].flags & IP_GOT_TICK));
+		ck_assert_int_eq(got[0].wake_cause,
+				 i ? WAKE_UNKNOWN : WAKE_SCHED);
+		ck_assert(got[1].flags & IP_GOT_TICK);
+		model_free(m);
+	}
 }
 END_TEST
 

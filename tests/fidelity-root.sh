@@ -81,7 +81,9 @@ text_capture() {
 
 # perf_capture OUT WORKLOAD...: the same events by perf record, as
 # perf script text (perf keeps its own buffers: no tracefs instance).
-PERF_EVENTS=$(echo "$EVENTS" | tr -s ' \t\n' '\n' | sed 's|/|:|' | paste -sd, -)
+PERF_EVENTS=$(for e in $EVENTS; do
+	[ -d "$TR/events/$e" ] && echo "$e" | sed 's|/|:|'
+done | paste -sd, -)
 perf_capture() {
 	out=$1
 	shift
@@ -156,6 +158,8 @@ capture() {
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$gov" ] ||
 		{ bad "$name: the governor changed during the capture"; return 2; }
 	grep -q 'cpu_idle: state=' "$T/$name.txt" &&
+		{ [ -z "$PERF" ] ||
+		  grep -q 'cpu_idle: state=' "$T/$name.perf.txt"; } &&
 		[ "$(entries "$T/$name.rec.idl" "$gov")" != 0 ]
 }
 

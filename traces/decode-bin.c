@@ -166,9 +166,16 @@ static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,
 	}
 }
 
-static uint8_t bin_ctx(int kflags)
+/* The context of a record whose common_flags are @kflags and common_pid
+ * @pid (-1 each when the record has no such field). */
+static uint8_t bin_ctx(int kflags, int pid)
 {
-	return (uint8_t)(EV_CTX_KNOWN |
+	uint8_t task = pid < 0 ? 0 : EV_CTX_TASK_KNOWN |
+				     (pid ? 0 : EV_CTX_IDLE_TASK);
+
+	if (kflags < 0)
+		return task;
+	return (uint8_t)(task | EV_CTX_KNOWN |
 		(kflags & EV_KFLAG_NEED_RESCHED ? EV_CTX_RESCHED : 0) |
 		(kflags & EV_KFLAG_HARDIRQ ? EV_CTX_HARDIRQ : 0));
 }
@@ -205,9 +212,9 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 		return 0;
 	e.type = f->type;
 	e.ts = r->ts;
-	e.ctx = bin_ctx(tep_data_flags(d->tep, (struct tep_record *)r));
 	e.pid = tep_data_pid(d->tep, (struct tep_record *)r);
-	e.ctx |= EV_CTX_TASK_KNOWN | (e.pid ? 0 : EV_CTX_IDLE_TASK);
+	e.ctx = bin_ctx(tep_data_flags(d->tep, (struct tep_record *)r),
+			e.pid);
 	switch (f->type) {
 	case EV_CPU_IDLE:
 		e.idle.state = (uint32_t)num(f->f[0], r);

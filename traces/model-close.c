@@ -22,12 +22,14 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 
 	if (tv->known == TK_PENDING) {
 		t = tv->exp + off;
-		/* long overdue: it fired and was re-armed on its grid where
-		 * the trace lost the events */
+		/* long overdue: it fired where the trace lost the events,
+		 * and was re-armed on its grid (a stopped tick is not) */
 		if (m->tick_ns && t < (int64_t)now - HR_LATE_MAX_NS) {
 			t += ((int64_t)now - t) / m->tick_ns * m->tick_ns;
 			if (t < (int64_t)now)
 				t += m->tick_ns;
+			if (c->stopped_at_sel)
+				t = NONE;
 			m->st.lost_ticks++;
 		} else {
 			*flags |= IP_TICK_EXACT;
@@ -207,6 +209,13 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	if (c->c.got_tick)
 		p.flags |= IP_GOT_TICK;
 	p.wake_cause = pick_cause(&c->c, &p.wake_detail);
+	/* "now" went back before a pending timer that had not fired by the
+	 * entry: only if a timer then ended the period (not one whose
+	 * expiry the trace lost) */
+	if (c->sel_moved && p.wake_cause != WAKE_HRTIMER &&
+	    p.wake_cause != WAKE_TIMER && p.wake_cause != WAKE_TICK)
+		sel = c->sel_ts = (int64_t)c->entry_ns;
+	c->sel_moved = false;
 
 	if (c->hr_min != NONE) {
 		hr_t = c->hr_min + clock_off(m);

@@ -38,6 +38,9 @@ enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
  * unseen: no capture of the development VM held a later one that the
  * kernel had not taken yet (doc/importing.md) */
 #define HR_LATE_MAX_NS	100000
+/* a wake interrupt taken after the exit event comes this soon, before
+ * reflect (drivers that enter with interrupts off) */
+#define TICK_WAKE_NS	20000
 /* tasks whose last sleep timer is remembered (direct-mapped by pid) */
 #define SLEEPER_SLOTS	1024
 
@@ -108,6 +111,7 @@ struct cpu_state {
 	 * CPU before select, and its value for the current period */
 	uint64_t	now_ts;
 	int64_t		sel_ts;
+	bool		sel_moved;	/* by sel_before_pending() */
 	bool		in_tick_handler;	/* tick expired, not re-armed */
 	bool		tick_latch;	/* got_idle_tick set for the next period */
 	uint64_t	wheel_detached;	/* key of the last wheel timer

@@ -299,8 +299,10 @@ static void sel_before_pending(struct model *m, struct cpu_state *c,
 	if (c->tick_at_sel.known == TK_PENDING)
 		first = min64(first, c->tick_at_sel.exp + off);
 	if (first != NONE && first > (int64_t)c->now_ts &&
-	    first < (int64_t)e->ts)
+	    first < (int64_t)e->ts) {
 		c->sel_ts = (int64_t)c->now_ts;
+		c->sel_moved = true;
+	}
 }
 
 static int on_idle(struct model *m, const struct raw_event *e,
@@ -320,6 +322,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		c->phase = PH_IDLE;
 		c->entry_ns = e->ts;
 		c->sel_ts = (int64_t)e->ts;
+		c->sel_moved = false;
 		if (c->now_ts && c->now_ts + SEL_MAX_NS >= e->ts)
 			c->sel_ts = (int64_t)c->now_ts;
 		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
@@ -404,26 +407,31 @@ static int64_t unknown_fire(const struct model *m, const struct raw_event *e)
  * The tick handler sets the kernel's got_idle_tick whenever it runs in
  * the idle loop, and the next reflect reads and clears it.  So a tick
  * inside a period, or taken as the wake interrupt right after the exit
- * (drivers that enter with interrupts off), is that period's; one later
- * in the idle task is the next period's; one in a task is nobody's.
+ * (drivers that enter with interrupts off: within TICK_WAKE_NS, before
+ * reflect), is that period's, and may be its cause (true); one later in
+ * the idle task is the next period's; one in a task is nobody's.
  * Without the task column a tick in the window after the exit counts
  * for the period.
  */
-static void tick_seen(struct model *m, struct cpu_state *c,
+static bool tick_seen(struct model *m, struct cpu_state *c,
 		      const struct raw_event *e)
 {
-	if (c->phase == PH_IDLE) {
-		c->c.got_tick = true;
-		return;
-	}
-	if (in_task(e))
-		return;
-	if (collecting(m, c, e->ts) &&
-	    (!(c->c.ts || c->c.ipi_ts || c->c.wake_ts) ||
-	     !(e->ctx & EV_CTX_TASK_KNOWN)))
+	bool first = !(c->c.ts || c->c.ipi_ts || c->c.wake_ts), mine;
+
+	if (c->phase == PH_IDLE)
+		mine = true;
+	else if (!(e->ctx & EV_CTX_TASK_KNOWN))
+		mine = collecting(m, c, e->ts);
+	else if (!(e->ctx & EV_CTX_IDLE_TASK))
+		return false;
+	else
+		mine = c->closing && first &&
+		       e->ts <= c->exit_ns + TICK_WAKE_NS;
+	if (mine)
 		c->c.got_tick = true;
 	else if (e->ctx & EV_CTX_IDLE_TASK)
 		c->tick_latch = true;
+	return mine;
 }
 
 /*
@@ -495,13 +503,15 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 			else if (!stop_seq)
 				c->tick_sel = c->tick;
 			c->in_tick_handler = false;
-		} else if (e->timer.expires > FOREIGN_NS) {
-			m->st.foreign_base++;
-			timer_remove(m, key);
 		} else {
 			sleep_armed(m, e, key);
-			timer_set(m, TK_HR, e->timer.timer, e->cpu,
-				  e->timer.expires, false);
+			if (e->timer.expires > FOREIGN_NS) {
+				m->st.foreign_base++;
+				timer_remove(m, key);
+			} else {
+				timer_set(m, TK_HR, e->timer.timer, e->cpu,
+					  e->timer.expires, false);
+			}
 		}
 		break;
 	case EV_HRTIMER_CANCEL:
@@ -520,8 +530,8 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 			c->tick.known = TK_OFF;
 			c->tick_sel = c->tick;
 			c->in_tick_handler = true;
-			tick_seen(m, c, e);
-			local_cause(m, c, e, WAKE_TICK, 0, true);
+			if (tick_seen(m, c, e))
+				local_cause(m, c, e, WAKE_TICK, 0, true);
 			break;
 		}
 		known = timer_find(m, key) != NIL;

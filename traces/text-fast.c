@@ -26,11 +26,6 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
-static inline bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* What may follow a number the general parser reads (get_num()). */
 static inline bool value_end(char c)
 {
@@ -361,7 +356,7 @@ static bool timestamp(const char **s, uint64_t *ns)
 	if (!digits(&p, 9, &sec) || *p++ != '.')
 		return false;
 	frac = p;
-	if (!digits(&p, 9, &f) || p[0] != ':' || !is_blank(p[1]))
+	if (!digits(&p, 9, &f) || p[0] != ':' || !text_blank(p[1]))
 		return false;
 	*ns = sec * 1000000000ULL + f * frac_scale[p - frac];
 	*s = p + 1;
@@ -390,21 +385,21 @@ static bool split(char *line, size_t len, struct raw_event *e,
 	if (!p)
 		return false;
 	p++;
-	if (!digits(&p, 9, &cpu) || p[0] != ']' || !is_blank(p[1]) ||
+	if (!digits(&p, 9, &cpu) || p[0] != ']' || !text_blank(p[1]) ||
 	    cpu >= TRACE_MAX_CPUS)
 		return false;
-	for (p += 2; is_blank(*p); p++)
+	for (p += 2; text_blank(*p); p++)
 		;
 	if (!is_digit(*p)) {		/* the irq-info flags, "dNh1." */
 		end = token_end(p);
 		e->ctx = text_flags_column(p, (size_t)(end - p));
-		for (p = end; is_blank(*p); p++)
+		for (p = end; text_blank(*p); p++)
 			;
 	}
 	sp->bracket = bracket;
 	if (!timestamp(&p, &e->ts))
 		return false;
-	while (is_blank(*p))
+	while (text_blank(*p))
 		p++;
 	end = token_end(p);
 	if (end - p < 2 || end[-1] != ':')
@@ -424,7 +419,7 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 	struct line_ctx l;
 
 	/* an instance prefix "NAME: ", a lost-events line "CPU:N [...]" */
-	if (!is_blank(line[0]) && line[0] != '#')
+	if (!text_blank(line[0]) && line[0] != '#')
 		return TEXT_SLOW;
 	if (line[0] == '#')
 		return 0;

@@ -123,11 +123,17 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 	return ctx;
 }
 
+static inline bool text_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
 /*
  * The task column that ends before @bracket, the "[CPU]" of @line:
- * "COMM-PID" (ftrace, trace-cmd) or "COMM PID" or "PID/TID" (perf
- * script).  Sets @e->pid and EV_CTX_TASK_KNOWN, with EV_CTX_IDLE_TASK for
- * pid 0; nothing when no number stands there.
+ * "COMM-PID" (ftrace, trace-cmd; "(TGID)" after it with record-tgid) or
+ * "COMM PID" or "PID/TID" (perf script).  Sets @e->pid and
+ * EV_CTX_TASK_KNOWN, with EV_CTX_IDLE_TASK for pid 0; nothing when no
+ * such number stands there ("ksoftirqd/0 [000]", "perf 12/-1 [000]").
  */
 static inline void text_task_column(const char *line, const char *bracket,
 				    struct raw_event *e)
@@ -136,15 +142,28 @@ static inline void text_task_column(const char *line, const char *bracket,
 	uint32_t pid = 0, scale = 1;
 	int digits = 0;
 
-	while (p > line && (p[-1] == ' ' || p[-1] == '\t'))
+	while (p > line && text_blank(p[-1]))
 		p--;
+	if (p > line && p[-1] == ')') {
+		while (p > line && p[-1] != '(')
+			p--;
+		for (p -= p > line; p > line && text_blank(p[-1]); p--)
+			;
+	}
 	/* the digits, read backwards */
 	for (; p > line && (unsigned char)(p[-1] - '0') < 10 && digits < 9;
 	     p--, digits++, scale *= 10)
 		pid += (uint32_t)(p[-1] - '0') * scale;
-	if (!digits || (p > line && p[-1] != '-' && p[-1] != '/' &&
-			p[-1] != ' ' && p[-1] != '\t'))
+	if (!digits)
 		return;
+	if (p > line && !text_blank(p[-1])) {
+		/* COMM-PID, or perf's PID/TID */
+		if (p - 1 == line || (p[-1] != '-' && p[-1] != '/'))
+			return;
+		if (p[-1] == '-' ? text_blank(p[-2]) || p[-2] == '/' :
+		    (unsigned char)(p[-2] - '0') >= 10)
+			return;
+	}
 	e->pid = (int32_t)pid;
 	e->ctx |= EV_CTX_TASK_KNOWN | (pid ? 0 : EV_CTX_IDLE_TASK);
 }
