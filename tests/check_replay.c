@@ -703,6 +703,38 @@ START_TEST(test_agreement_entries)
 END_TEST
 
 /*
+ * "No timer" (TRACE_NO_TIMER) recorded for a period entered at 20 ms with
+ * the tick stopped: both the free-running column and the kernel-driven
+ * copy read the kernel's no-timer value, KTIME_MAX - 20 ms, as the sleep
+ * length, and the copy (tick stopped: the next event is that "timer"
+ * too) as delta_tick; the copy's select is the last one logged.
+ */
+START_TEST(test_agreement_no_timer)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period p = period(20 * MS, MS, TRACE_NO_TIMER,
+				      TRACE_NO_TIMER, WAKE_IRQ);
+	int i;
+
+	p.state = 1;
+	p.flags |= IP_TICK_STOPPED;
+	setup_skl(&s);
+	add_fixed(&s, 1, true);
+	follow(&s, 0);
+	init_skl(&s);
+	rc = start(&s);
+	replay_cpu_feed(rc, &p);
+	replay_cpu_finish(rc);
+	ck_assert_int_ge(nlog, 2);
+	for (i = 0; i < nlog; i++)
+		ck_assert_int_eq(logv[i].sleep, 9223372036834775807LL);
+	ck_assert_int_eq(logv[nlog - 1].dtick, 9223372036834775807LL);
+	free(rc);
+}
+END_TEST
+
+/*
  * A poll that ran out: the copy is told so only when the poll lasted
  * the limit (20 us on skl: C1E's target residency, the first of at
  * least 10 us) and the next entry came within the merge gap (20 us).
@@ -1112,6 +1144,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_whatif_hz);
 	tcase_add_test(tc, test_agreement_entries);
+	tcase_add_test(tc, test_agreement_no_timer);
 	tcase_add_test(tc, test_agreement_poll_limit);
 	tcase_add_loop_test(tc, test_agreement_kernel_loop, 0, 5);
 	tcase_add_test(tc, test_energy_models);
