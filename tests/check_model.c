@@ -1332,7 +1332,7 @@ START_TEST(test_got_tick_latch)
 	d[1].wakeup.target_cpu = 0;
 	for (i = 0; i < 2; i++) {
 		m = mk(true);
-		feed(m, i ? f : d, 7);
+		feed(m, i ? f : d, i ? 6 : 7);
 		finish(m);
 		ck_assert_int_eq(ngot, 2);
 		ck_assert(!(got[0].flags & IP_GOT_TICK));
