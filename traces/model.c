@@ -438,8 +438,8 @@ static bool tick_seen(struct model *m, struct cpu_state *c,
  * A task sleeps on one hrtimer_wakeup timer at a time, armed by itself:
  * when it arms the next, its previous one has expired or been cancelled,
  * even if the trace lost that event (perf script captures of this VM
- * lose a few: 7 in 5 s of random sleeps).  Forget it, or it would stay
- * pending, overdue, until it is a tick late.
+ * lose 1 to 109 in 5 s: doc/importing.md).  Forget it, or it would stay
+ * pending, overdue, until it counts as stale.
  */
 static void sleep_armed(struct model *m, const struct raw_event *e,
 			uint64_t key)
