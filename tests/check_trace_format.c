@@ -155,13 +155,35 @@ START_TEST(test_crc32)
 END_TEST
 
 /*
- * The carry-less multiplication path (long buffers, on CPUs that have
- * it) against the tables alone: every length up to 600 bytes at every
- * alignment mod 16, with chaining, on pseudo-random bytes.
+ * Long buffers, which take the carry-less multiplication paths on CPUs
+ * that have them: CRCs of a block-sized buffer (4096 records of 40
+ * bytes) and of two shorter ones, as Python's zlib.crc32 gives them.
+ */
+START_TEST(test_crc32_long)
+{
+	static uint8_t b[163840];
+	size_t i;
+
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 7 + 3);
+	ck_assert_uint_eq(idl_crc32(0, b, sizeof(b)), 0xDE7FA1B5U);
+	memset(b, 0xa5, 4096);
+	ck_assert_uint_eq(idl_crc32(0, b, 4096), 0x4A9D36C6U);
+	for (i = 0; i < 1000; i++)
+		b[i] = (uint8_t)(i * i + i / 7);
+	ck_assert_uint_eq(idl_crc32(0, b, 1000), 0x17FBB310U);
+}
+END_TEST
+
+/*
+ * The carry-less multiplication paths (64 and 256 bytes at a time, on
+ * CPUs that have them) against the tables alone: every length up to
+ * 1200 bytes at every alignment mod 16, with chaining, on pseudo-random
+ * bytes.
  */
 START_TEST(test_crc32_paths)
 {
-	static uint8_t b[640];
+	static uint8_t b[1232];
 	uint32_t x = 12345, seed;
 	size_t len, off;
 
@@ -169,7 +191,7 @@ START_TEST(test_crc32_paths)
 		x = x * 1103515245U + 12345U;
 		b[len] = (uint8_t)(x >> 16);
 	}
-	for (len = 0; len <= 600; len++)
+	for (len = 0; len <= 1200; len++)
 		for (off = 0; off < 16; off++) {
 			seed = (uint32_t)(len * 2654435761U + off);
 			ck_assert_uint_eq(idl_crc32(seed, b + off, len),
@@ -798,6 +820,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_crc32);
 	tcase_add_test(tc, test_crc32_paths);
+	tcase_add_test(tc, test_crc32_long);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_capture_metadata);
