@@ -9,6 +9,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,6 +50,47 @@ const char *perfctr_errno_class(int e)
 	}
 }
 
+/*
+ * libpfm4 is opened when counters are, not linked: its event tables hold
+ * some 41 000 pointers that the dynamic loader would relocate at every
+ * start of every subcommand, 4 ms of a 15 ms `idlelab --version` on the
+ * development VM (doc/performance.md).  Its four functions, with the
+ * header's own types.
+ */
+static struct {
+	void *handle;
+	__typeof__(pfm_initialize) *initialize;
+	__typeof__(pfm_terminate) *terminate;
+	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
+	__typeof__(pfm_strerror) *strerror;
+} pfm;
+
+static int pfm_load(struct idl_err *err)
+{
+	void *h;
+
+	if (pfm.handle)
+		return 0;
+	h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "libpfm4: %s",
+				   dlerror());
+	pfm.initialize = (__typeof__(pfm.initialize))dlsym(h, "pfm_initialize");
+	pfm.terminate = (__typeof__(pfm.terminate))dlsym(h, "pfm_terminate");
+	pfm.get_os_event_encoding = (__typeof__(pfm.get_os_event_encoding))
+		dlsym(h, "pfm_get_os_event_encoding");
+	pfm.strerror = (__typeof__(pfm.strerror))dlsym(h, "pfm_strerror");
+	if (!pfm.initialize || !pfm.terminate || !pfm.get_os_event_encoding ||
+	    !pfm.strerror) {
+		dlclose(h);
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "libpfm4: %s lacks a function of its API",
+				   PFM_SONAME);
+	}
+	pfm.handle = h;
+	return 0;
+}
+
 static int encode(const char *ev, struct perf_event_attr *attr, char *why,
 		  size_t len)
 {
@@ -59,11 +101,11 @@ static int encode(const char *ev, struct perf_event_attr *attr, char *why,
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = attr;
 	arg.size = sizeof(arg);
-	rc = pfm_get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3,
+	rc = pfm.get_os_event_encoding(ev, PFM_PLM0 | PFM_PLM3,
 				       PFM_OS_PERF_EVENT, &arg);
 	if (rc != PFM_SUCCESS) {
 		snprintf(why, len, "not supported (libpfm4: %s)",
-			 pfm_strerror(rc));
+			 pfm.strerror(rc));
 		return -1;
 	}
 	attr->size = sizeof(*attr);	/* the encoder leaves it 0 */
@@ -108,10 +150,12 @@ int perfctr_open(struct perfctr *p, int nr_cpus, struct idl_err *err)
 
 	memset(p, 0, sizeof(*p));
 	p->nr_cpus = nr_cpus;
-	rc = pfm_initialize();
+	if (pfm_load(err))
+		return -1;
+	rc = pfm.initialize();
 	if (rc != PFM_SUCCESS)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "libpfm4: %s", pfm_strerror(rc));
+				   "libpfm4: %s", pfm.strerror(rc));
 	for (i = 0; i < sizeof(default_events) / sizeof(default_events[0]);
 	     i++) {
 		struct perfctr_event *e = &p->ev[p->nr++];
@@ -153,7 +197,9 @@ void perfctr_close(struct perfctr *p)
 		p->ev[i].fds = NULL;
 		p->ev[i].ok = false;
 	}
-	pfm_terminate();
+	/* (the library stays open: a later perfctr_open() reuses it) */
+	if (pfm.handle)
+		pfm.terminate();
 }
 
 /* -------------------------------------------------------------- energy */

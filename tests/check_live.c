@@ -447,6 +447,36 @@ START_TEST(test_rapl)
 }
 END_TEST
 
+/* --------------------------------------------------------------- perf */
+
+/*
+ * libpfm4, opened at the first perfctr_open() (bench/measure.c), encodes
+ * the software events on any machine: whether the kernel then counts
+ * them (root, perf_event_paranoid, seccomp) varies, libpfm4's part does
+ * not.  Twice, the second time with the library already open.
+ */
+START_TEST(test_perfctr)
+{
+	struct perfctr p;
+	struct idl_err err;
+	uint64_t v[PERFCTR_MAX_EVENTS];
+	int round, i, sw;
+
+	for (round = 0; round < 2; round++) {
+		ck_assert_int_eq(perfctr_open(&p, 1, &err), 0);
+		ck_assert_int_eq(p.nr, 5);
+		for (i = sw = 0; i < p.nr; i++) {
+			ck_assert_ptr_null(strstr(p.ev[i].status, "libpfm4"));
+			if (strstr(p.ev[i].pfm_name, "perf::PERF_COUNT_SW"))
+				sw++;
+		}
+		ck_assert_int_eq(sw, 3);
+		perfctr_read(&p, v);
+		perfctr_close(&p);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------ parsers */
 
 START_TEST(test_parse_tools)
@@ -715,6 +745,7 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_governors);
 	tcase_add_test(tc, test_lock);
 	tcase_add_test(tc, test_rapl);
+	tcase_add_test(tc, test_perfctr);
 	tcase_add_test(tc, test_parse_tools);
 	tcase_add_test(tc, test_parse_stress_ng);
 	tcase_add_test(tc, test_parse_latency_tools);
