@@ -127,14 +127,11 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 				      &exact);
 
 	for (;;) {
-		s64 remain = p->dur - elapsed, sleep = p->sleep, dtick, seg;
+		s64 remain = p->dur - elapsed, dtick, seg;
+		s64 sleep = replay_sleep_at(p->sleep, p->entry_ns, elapsed);
 		bool stop = true, by_tick = false, by_poll = false;
 		int idx;
 
-		if (sleep != TRACE_NO_TIMER && elapsed)
-			sleep = sleep - elapsed <= 0 ? TRACE_NO_TIMER :
-				sleep - elapsed;
-		sleep = replay_sleep_input(sleep, p->entry_ns + (u64)elapsed);
 		while (next_tick <= elapsed)
 			next_tick += t;
 		dtick = stopped ? sleep : next_tick - elapsed;

@@ -87,22 +87,6 @@ int replay_cpu_init(struct replay_cpu *rc, const struct replay_setup *s,
 	return 0;
 }
 
-/* The sleep length the governor sees @elapsed ns into the period. */
-static s64 sleep_at(const struct idle_period *p, s64 elapsed)
-{
-	s64 sl = p->sleep_length_ns;
-	u64 now = p->entry_ns + (u64)elapsed;
-
-	if (sl == TRACE_NO_TIMER)
-		return replay_no_timer(now);
-	if (!elapsed)
-		return sl;
-	/* the predicted timer has passed: its successor is unknown */
-	if (sl - elapsed <= 0)
-		return replay_no_timer(now);
-	return sl - elapsed;
-}
-
 /* A later recorded part's own sleep length, seen from @e into the
  * period that starts at @entry. */
 static s64 part_sleep(const struct replay_part *pt, u64 entry, s64 e)
@@ -260,7 +244,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 					    IP_SLEEP_EXACT) -
 					   (u64)pc->sleep_exact;
 		} else {
-			in.sleep = sleep_at(p, elapsed);
+			in.sleep = replay_sleep_at(p->sleep_length_ns,
+						   p->entry_ns, elapsed);
 		}
 		while (next_tick <= elapsed)
 			next_tick += t;

@@ -322,6 +322,18 @@ static inline s64 replay_sleep_input(s64 sleep, u64 now)
 }
 
 /*
+ * The sleep length a governor reads @elapsed ns into a period that began
+ * at @entry with the recorded sleep length @sleep: once the predicted
+ * timer has passed, its successor is unknown (no timer).
+ */
+static inline s64 replay_sleep_at(s64 sleep, u64 entry, s64 elapsed)
+{
+	if (sleep == TRACE_NO_TIMER || (elapsed && sleep - elapsed <= 0))
+		return replay_no_timer(entry + (u64)elapsed);
+	return sleep - elapsed;
+}
+
+/*
  * The first tick boundary after an entry, relative to the entry, in
  * (0, T]: the recorded delta_tick when the trace's own HZ is replayed
  * (*@exact if the recorder marked it so), otherwise a grid of multiples
