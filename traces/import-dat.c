@@ -229,6 +229,26 @@ static int pipe_sink(void *ctx, const struct raw_event *e,
 	return 0;
 }
 
+/*
+ * The events cross the pipe 80 bytes each: with stdio's 4 KB buffer and
+ * the pipe's 64 KB, that is a write, a read and often a switch between
+ * the two processes every 50 events.  1 MB each (the pipe's size may be
+ * refused, as over /proc/sys/fs/pipe-max-size for a user; then the
+ * buffers alone).
+ */
+#define DAT_PIPE_BUF	(1 << 20)
+
+/* the parent's reading end or the child's writing end: one per process,
+ * and a parent reads one child at a time (glibc sizes a buffer it
+ * allocates itself by the file, 4 KB for a pipe) */
+static char pipe_stdio_buf[DAT_PIPE_BUF];
+
+static void pipe_buffers(int fd, FILE *f)
+{
+	(void)fcntl(fd, F_SETPIPE_SZ, DAT_PIPE_BUF);
+	(void)setvbuf(f, pipe_stdio_buf, _IOFBF, DAT_PIPE_BUF);
+}
+
 static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
 {
 	struct rlimit no_core = { 0, 0 };
@@ -246,6 +266,7 @@ static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
 	j->out = fdopen(fd, "w");
 	if (!j->out)
 		_exit(1);
+	pipe_buffers(fd, j->out);
 	if (j->scan)
 		r = scan_dat(j->path, j->instance, j->scan, &err);
 	else
@@ -338,6 +359,7 @@ static int in_child(struct dat_job *j, import_sink sink, void *ctx,
 		return idl_err_set(err, IDL_EXIT_FAILURE, "fdopen: %s",
 				   strerror(errno));
 	}
+	pipe_buffers(fds[0], in);
 	r = read_msgs(in, j, sink, ctx, err);
 	if (r < 0)	/* our error (or the child's): it need not finish */
 		kill(pid, SIGKILL);
