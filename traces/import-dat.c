@@ -65,7 +65,9 @@ static struct tracecmd_input *open_dat(const char *path, struct idl_err *err)
 	struct tracecmd_input *h;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(path, 0);
+	/* the plugins only format events for printing, which import does
+	 * not; nor does it run code from ~/.local/lib/traceevent */
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h)
 		idl_err_set(err, IDL_EXIT_BADINPUT,
 			    "%s: not a readable trace.dat file", path);
