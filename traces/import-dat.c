@@ -5,8 +5,8 @@
  * imported (by name, or the one with most cpu_idle events).
  *
  * libtracecmd trusts the file: a damaged or truncated trace.dat can make
- * it crash.  So it only runs in a forked child, which sends the events
- * (or the scan result) back through a pipe; a child killed by a signal
+ * it crash.  So it only runs in a forked child, which sends the scan's
+ * result and the events back through a pipe; a child killed by a signal
  * becomes a clear error, never a crash of idlelab.
  */
 #include "config.h"
@@ -132,15 +132,15 @@ static int scan_buffer(struct tracecmd_input *h, const char *name,
 	return 0;
 }
 
-static int scan_dat(const char *path, const char *instance,
-		    struct import_scan *s, struct idl_err *err)
+/* Scan every buffer of @h, and choose one (scan() in import.h). */
+static int scan_dat(struct tracecmd_input *h, const char *path,
+		    const char *instance, struct import_scan *s,
+		    struct idl_err *err)
 {
-	struct tracecmd_input *h = open_dat(path, err), *b;
+	struct tracecmd_input *b;
 	struct scan_ctx c;
 	int i, n, r = 0;
 
-	if (!h)
-		return -1;
 	memset(s, 0, sizeof(*s));
 	memset(&c, 0, sizeof(c));
 	c.s = s;
@@ -157,7 +157,6 @@ static int scan_dat(const char *path, const char *instance,
 		r = scan_buffer(b, name, &c, err);
 		tracecmd_close(b);
 	}
-	tracecmd_close(h);
 	if (r)
 		return -1;
 	s->hz = hz_est_result(&c.hz);
@@ -183,35 +182,40 @@ static int scan_dat(const char *path, const char *instance,
 	return 0;
 }
 
-static int run_dat(const char *path, const char *instance,
-		   import_sink sink, void *ctx, struct idl_err *err)
+/* Every event of buffer @name of @h to @sink. */
+static int run_dat(struct tracecmd_input *h, const char *path,
+		   const char *name, import_sink sink, void *ctx,
+		   struct idl_err *err)
 {
-	struct tracecmd_input *h = open_dat(path, err), *b;
+	struct tracecmd_input *b;
 	bool sub;
 	int r;
 
-	if (!h)
-		return -1;
-	b = buffer_handle(h, instance, &sub);
-	if (!b) {
-		tracecmd_close(h);
+	b = buffer_handle(h, name, &sub);
+	if (!b)
 		return idl_err_set(err, IDL_EXIT_BADINPUT,
-				   "%s: no buffer named '%s'", path, instance);
-	}
+				   "%s: no buffer named '%s'", path, name);
 	r = iterate(b, sink, ctx, err);
 	if (sub)
 		tracecmd_close(b);
-	tracecmd_close(h);
 	return r;
 }
 
-/* Messages of the child: a tag byte, then the payload. */
+/*
+ * Messages of the child: a tag byte, then the payload.  The scan's
+ * result, the events of the buffer it chose, the end (with the result
+ * and error of the whole), in that order: the file is opened once (its
+ * formats and kallsyms took 0.2 s of each opening here).
+ */
 enum { MSG_EVENT = 'E', MSG_SCAN = 'S', MSG_END = 'R' };
 
 struct dat_job {
 	const char		*path;
 	const char		*instance;
-	struct import_scan	*scan;	/* a scan job, else a run job */
+	struct import_scan	*scan;
+	import_ready		ready;
+	import_sink		sink;
+	void			*ctx;
 	FILE			*out;	/* child: the pipe */
 };
 
@@ -231,6 +235,92 @@ static int pipe_sink(void *ctx, const struct raw_event *e,
 	return 0;
 }
 
+static const char dat_crashed[] = "trace.dat could not be read "
+	"(libtracecmd crashed: damaged or truncated file?)";
+
+/* What the scanning process sends back. */
+struct scan_reply {
+	int			r;
+	struct idl_err		err;
+	struct import_scan	s;
+};
+
+/*
+ * The scan, in a process of its own forked from the one that opened @h:
+ * iterating a buffer leaves it at its end, and libtracecmd cannot take
+ * a compressed buffer back to its start, but a fork made before the scan
+ * still holds @h as it was opened.
+ */
+static int scan_forked(struct tracecmd_input *h, struct dat_job *j,
+		       struct idl_err *err)
+{
+	struct scan_reply rep;
+	int fds[2], status;
+	size_t got;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
+				   strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
+				   strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		memset(&rep, 0, sizeof(rep));
+		rep.r = scan_dat(h, j->path, j->instance, &rep.s, &rep.err);
+		_exit(write(fds[1], &rep, sizeof(rep)) == sizeof(rep) ? 0 : 1);
+	}
+	close(fds[1]);
+	got = 0;
+	while (got < sizeof(rep)) {
+		n = read(fds[0], (char *)&rep + got, sizeof(rep) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(rep))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", j->path,
+				   dat_crashed);
+	if (rep.r) {
+		*err = rep.err;
+		return -1;
+	}
+	*j->scan = rep.s;
+	return 0;
+}
+
+/* The child's work: scan, its result to the parent, then the events. */
+static int scan_then_run(struct dat_job *j, struct idl_err *err)
+{
+	struct tracecmd_input *h = open_dat(j->path, err);
+	struct import_scan *s = j->scan;
+	int r;
+
+	if (!h)
+		return -1;
+	r = scan_forked(h, j, err);
+	if (!r && put_msg(j->out, MSG_SCAN, s, sizeof(*s)))
+		r = idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
+				strerror(errno));
+	if (!r)
+		r = run_dat(h, j->path, s->buf[s->chosen].name, pipe_sink, j,
+			    err);
+	/* not closed: the process ends here, and freeing the parsed
+	 * formats and kallsyms one by one took 30 to 50 ms */
+	return r;
+}
+
 /*
  * The events cross the pipe 80 bytes each: with stdio's 4 KB buffer and
  * the pipe's 64 KB, that is a write, a read and often a switch between
@@ -240,9 +330,9 @@ static int pipe_sink(void *ctx, const struct raw_event *e,
  */
 #define DAT_PIPE_BUF	(1 << 20)
 
-/* the parent's reading end or the child's writing end: one per process,
- * and a parent reads one child at a time (glibc sizes a buffer it
- * allocates itself by the file, 4 KB for a pipe) */
+/* the parent's reading end or the child's writing end: one per process
+ * (glibc sizes a buffer it allocates itself by the file, 4 KB for a
+ * pipe) */
 static char pipe_stdio_buf[DAT_PIPE_BUF];
 
 static void pipe_buffers(int fd, FILE *f)
@@ -269,13 +359,8 @@ static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
 	if (!j->out)
 		_exit(1);
 	pipe_buffers(fd, j->out);
-	if (j->scan)
-		r = scan_dat(j->path, j->instance, j->scan, &err);
-	else
-		r = run_dat(j->path, j->instance, pipe_sink, j, &err);
-	if ((j->scan && !r && put_msg(j->out, MSG_SCAN, j->scan,
-				      sizeof(*j->scan))) ||
-	    put_msg(j->out, MSG_END, &r, sizeof(r)) ||
+	r = scan_then_run(j, &err);
+	if (put_msg(j->out, MSG_END, &r, sizeof(r)) ||
 	    fwrite(&err, sizeof(err), 1, j->out) != 1 || fflush(j->out))
 		_exit(1);
 	/* _exit: the parent's stdio buffers must not be flushed twice */
@@ -283,24 +368,27 @@ static void __attribute__((noreturn)) child_main(struct dat_job *j, int fd)
 }
 
 /* Read the child's messages; 1 when its end message came, else 0/-1. */
-static int read_msgs(FILE *in, struct dat_job *j, import_sink sink,
-		     void *ctx, struct idl_err *err)
+static int read_msgs(FILE *in, struct dat_job *j, struct idl_err *err)
 {
 	struct raw_event e;
+	bool scanned = false;
 	int tag, r;
 
 	while ((tag = getc(in)) != EOF) {
 		switch (tag) {
 		case MSG_EVENT:
-			if (!sink || fread(&e, sizeof(e), 1, in) != 1)
+			if (!scanned || fread(&e, sizeof(e), 1, in) != 1)
 				return 0;
-			if (sink(ctx, &e, err))
+			if (j->sink(j->ctx, &e, err))
 				return -1;
 			break;
 		case MSG_SCAN:
-			if (!j->scan ||
+			if (scanned ||
 			    fread(j->scan, sizeof(*j->scan), 1, in) != 1)
 				return 0;
+			scanned = true;
+			if (j->ready(j->ctx, j->scan, err))
+				return -1;
 			break;
 		case MSG_END:
 			if (fread(&r, sizeof(r), 1, in) != 1 ||
@@ -316,24 +404,24 @@ static int read_msgs(FILE *in, struct dat_job *j, import_sink sink,
 
 static int child_failed(const char *path, int status, struct idl_err *err)
 {
-	static const char crashed[] = "trace.dat could not be read "
-		"(libtracecmd crashed: damaged or truncated file?)";
-
 	/*
 	 * No result came back: the reader died, by a signal or (in a
 	 * sanitizer build, whose handler exits) with a failure status.
 	 */
 	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-				   crashed);
+				   dat_crashed);
 	return idl_err_set(err, IDL_EXIT_FAILURE,
 			   "%s: the trace.dat reader stopped without a result",
 			   path);
 }
 
-static int in_child(struct dat_job *j, import_sink sink, void *ctx,
-		    struct idl_err *err)
+/* scan_run() in import.h: libtracecmd in a child (above). */
+static int scan_run_dat(const char *path, const char *instance,
+			struct import_scan *s, import_ready ready,
+			import_sink sink, void *ctx, struct idl_err *err)
 {
+	struct dat_job j = { path, instance, s, ready, sink, ctx, NULL };
 	int fds[2], status, r;
 	FILE *in;
 	pid_t pid;
@@ -350,7 +438,7 @@ static int in_child(struct dat_job *j, import_sink sink, void *ctx,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child_main(j, fds[1]);
+		child_main(&j, fds[1]);
 	}
 	close(fds[1]);
 	in = fdopen(fds[0], "r");
@@ -362,31 +450,15 @@ static int in_child(struct dat_job *j, import_sink sink, void *ctx,
 				   strerror(errno));
 	}
 	pipe_buffers(fds[0], in);
-	r = read_msgs(in, j, sink, ctx, err);
+	r = read_msgs(in, &j, err);
 	if (r < 0)	/* our error (or the child's): it need not finish */
 		kill(pid, SIGKILL);
 	fclose(in);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (r == 0)
-		return child_failed(j->path, status, err);
+		return child_failed(path, status, err);
 	return r < 0 ? -1 : 0;
-}
-
-static int scan_in_child(const char *path, const char *instance,
-			 struct import_scan *s, struct idl_err *err)
-{
-	struct dat_job j = { path, instance, s, NULL };
-
-	return in_child(&j, NULL, NULL, err);
-}
-
-static int run_in_child(const char *path, const char *instance,
-			import_sink sink, void *ctx, struct idl_err *err)
-{
-	struct dat_job j = { path, instance, NULL, NULL };
-
-	return in_child(&j, sink, ctx, err);
 }
 
 /* The magic every trace.dat starts with: 0x17 0x08 'D' "tracing". */
@@ -399,6 +471,5 @@ const struct importer importer_dat = {
 	.name	= "dat",
 	.desc	= "trace.dat",
 	.detect	= detect,
-	.scan	= scan_in_child,
-	.run	= run_in_child,
+	.scan_run = scan_run_dat,
 };

@@ -3,7 +3,8 @@
  * The importer registry and the import pipeline: a kernel trace -> a
  * native trace of idle periods.  Two streaming passes of the importer,
  * a scan (buffer, CPUs, HZ) and a run whose events go through a
- * reordering window into the model, whose periods go to the writer.
+ * reordering window into the model, whose periods go to the writer
+ * (both from one opening of the file where the importer has scan_run).
  */
 #include "config.h"
 
@@ -139,7 +140,11 @@ static void fill_meta(struct trace_meta *meta, const struct import_opts *o,
 	}
 }
 
-struct run_ctx {
+/* One import: what the scan found, and where its events go. */
+struct import_job {
+	const struct import_opts *o;
+	const struct importer	*imp;
+	struct import_scan	sc;
 	struct trace_writer	*w;
 	struct ev_sorter	*sorter;
 	struct model		*m;
@@ -148,24 +153,22 @@ struct run_ctx {
 static int emit_period(void *ctx, const struct idle_period *p,
 		       struct idl_err *err)
 {
-	struct run_ctx *r = ctx;
+	struct import_job *j = ctx;
 
-	return trace_writer_add(r->w, p, err);
+	return trace_writer_add(j->w, p, err);
 }
 
 static int push_event(void *ctx, const struct raw_event *e,
 		      struct idl_err *err)
 {
-	struct run_ctx *r = ctx;
+	struct import_job *j = ctx;
 
-	return ev_sorter_push(r->sorter, e, err);
+	return ev_sorter_push(j->sorter, e, err);
 }
 
-/* Format, table and scan: everything known before the first period. */
-static const struct importer *prepare(const struct import_opts *o,
-				      struct import_scan *sc,
-				      struct trace_meta *meta,
-				      struct idl_err *err)
+/* The input and its format, and a table to go with it. */
+static const struct importer *identify(const struct import_opts *o,
+				       struct idl_err *err)
 {
 	const struct importer *imp = o->format;
 
@@ -180,83 +183,104 @@ static const struct importer *prepare(const struct import_opts *o,
 			"machines); the host's table is not guessed", o->in);
 		return NULL;
 	}
-	if (imp->scan(o->in, o->instance, sc, err))
-		return NULL;
+	return imp;
+}
+
+/* The scan is done: the header, then the writer, model and sorter that
+ * the events go through. */
+static int ready(void *ctx, const struct import_scan *sc,
+		 struct idl_err *err)
+{
+	struct import_job *j = ctx;
+	const struct import_opts *o = j->o;
+	struct model_opts mo = { 0 };
+	struct trace_meta meta;
+
 	if (o->hz && sc->hz && o->hz != sc->hz)
 		idl_warn("%s: --hz %u, but the %s HZ %u", o->in, o->hz,
 			 sc->hz_from_file ? "file states" :
 			 "tick events' spacing gives", sc->hz);
-	fill_meta(meta, o, sc, imp->desc);
-	if (cstate_table_resolve(o->machine, o->states, &meta->table, err))
-		return NULL;
-	return imp;
+	fill_meta(&meta, o, sc, j->imp->desc);
+	if (cstate_table_resolve(o->machine, o->states, &meta.table, err))
+		return -1;
+	mo.hz = meta.hz;
+	model_poll_opts(&meta.table, meta.hz, &mo);
+	mo.clock_is_mono = !strcmp(meta.clock, "mono");
+	mo.emit_from_ns = sc->complete_from;
+	j->w = trace_writer_create(o->out, &meta, err);
+	if (!j->w)
+		return -1;
+	j->m = model_create(&mo, emit_period, j, err);
+	if (!j->m)
+		return -1;
+	j->sorter = ev_sorter_create(SORT_WINDOW, j->m, err);
+	return j->sorter ? 0 : -1;
 }
 
-/* The run pass through sorter and model into the writer, then closed. */
-static int convert(const struct import_opts *o, const struct importer *imp,
-		   const struct import_scan *sc, struct run_ctx *rc,
-		   struct idl_err *err)
+/* The scan, then every event of the chosen buffer into the sorter. */
+static int read_events(struct import_job *j, struct idl_err *err)
 {
-	const char *inst = sc->buf[sc->chosen].name;
-	struct trace_meta *meta = trace_writer_meta(rc->w);
+	const struct importer *imp = j->imp;
+	const char *in = j->o->in;
 
-	if (imp->run(o->in, inst, push_event, rc, err) ||
-	    ev_sorter_flush(rc->sorter, err) || model_finish(rc->m, err))
+	if (imp->scan_run)
+		return imp->scan_run(in, j->o->instance, &j->sc, ready,
+				     push_event, j, err);
+	if (imp->scan(in, j->o->instance, &j->sc, err) ||
+	    ready(j, &j->sc, err))
+		return -1;
+	return imp->run(in, j->sc.buf[j->sc.chosen].name, push_event, j,
+			err);
+}
+
+/* The last periods, the header's counts, and the file closed. */
+static int finish(struct import_job *j, struct idl_err *err)
+{
+	struct trace_meta *meta = trace_writer_meta(j->w);
+
+	if (ev_sorter_flush(j->sorter, err) || model_finish(j->m, err))
 		return -1;
 	/* the scan counts cpu_idle lines; the run may have skipped the one
 	 * there was (a bad last line) */
-	if (!model_get_stats(rc->m)->by_type[EV_CPU_IDLE])
+	if (!model_get_stats(j->m)->by_type[EV_CPU_IDLE])
 		return idl_err_set(err, IDL_EXIT_BADINPUT,
-				   "%s: no power:cpu_idle events", o->in);
-	model_fill_meta(rc->m, meta);
+				   "%s: no power:cpu_idle events", j->o->in);
+	model_fill_meta(j->m, meta);
 	/* lost before the capture was read, not seen by the model */
-	if (__builtin_add_overflow(meta->lost_events, sc->overwritten,
+	if (__builtin_add_overflow(meta->lost_events, j->sc.overwritten,
 				   &meta->lost_events))
 		meta->lost_events = UINT64_MAX;
-	if (trace_writer_close(rc->w, err)) {
-		rc->w = NULL;
+	if (trace_writer_close(j->w, err)) {
+		j->w = NULL;
 		return -1;
 	}
-	rc->w = NULL;
+	j->w = NULL;
 	return 0;
 }
 
 int import_trace(const struct import_opts *o, struct import_summary *s,
 		 struct idl_err *err)
 {
-	const struct importer *imp;
-	struct import_scan sc;
-	struct trace_meta meta;
-	struct model_opts mo = { 0 };
-	struct run_ctx rc = { 0 };
+	struct import_job j = { .o = o };
 	double t0 = idl_mono_s();
 	int r = -1;
 
-	imp = prepare(o, &sc, &meta, err);
-	if (!imp)
+	j.imp = identify(o, err);
+	if (!j.imp)
 		return -1;
-	mo.hz = meta.hz;
-	model_poll_opts(&meta.table, meta.hz, &mo);
-	mo.clock_is_mono = !strcmp(meta.clock, "mono");
-	mo.emit_from_ns = sc.complete_from;
-	rc.w = trace_writer_create(o->out, &meta, err);
-	if (!rc.w)
-		return -1;
-	rc.m = model_create(&mo, emit_period, &rc, err);
-	rc.sorter = rc.m ? ev_sorter_create(SORT_WINDOW, rc.m, err) : NULL;
-	if (!rc.sorter || convert(o, imp, &sc, &rc, err))
+	if (read_events(&j, err) || finish(&j, err))
 		goto out;
-	s->stats = *model_get_stats(rc.m);
-	s->overwritten = sc.overwritten;
+	s->stats = *model_get_stats(j.m);
+	s->overwritten = j.sc.overwritten;
 	s->seconds = idl_mono_s() - t0;
 	/* the file's or --hz's HZ is a fact; the scan's or model's a guess */
-	s->hz_estimated = !o->hz && !sc.hz_from_file &&
-			  (s->stats.hz_estimated || sc.hz);
+	s->hz_estimated = !o->hz && !j.sc.hz_from_file &&
+			  (s->stats.hz_estimated || j.sc.hz);
 	r = 0;
 out:
-	if (rc.w)
-		trace_writer_abort(rc.w);
-	ev_sorter_free(rc.sorter);
-	model_free(rc.m);
+	if (j.w)
+		trace_writer_abort(j.w);
+	ev_sorter_free(j.sorter);
+	model_free(j.m);
 	return r;
 }

@@ -40,6 +40,10 @@ struct import_scan {
 /* Event sink: called for every parsed event, in input order. */
 typedef int (*import_sink)(void *ctx, const struct raw_event *e,
 			   struct idl_err *err);
+/* Called once the scan is done, before the first event: its failure
+ * ends the import. */
+typedef int (*import_ready)(void *ctx, const struct import_scan *s,
+			    struct idl_err *err);
 
 /* Bytes of the file's start that detect() is shown (fewer if shorter). */
 #define IMPORT_HEAD_MAX	64
@@ -56,6 +60,12 @@ struct importer {
 	/* Every event of buffer @instance ("" top-level) to @sink. */
 	int (*run)(const char *path, const char *instance,
 		   import_sink sink, void *ctx, struct idl_err *err);
+	/* Optional, instead of scan and run: both from one opening of the
+	 * file (a trace.dat's costs as much as reading its events), with
+	 * @ready between them. */
+	int (*scan_run)(const char *path, const char *instance,
+			struct import_scan *s, import_ready ready,
+			import_sink sink, void *ctx, struct idl_err *err);
 };
 
 /* The importers in detection order, NULL-terminated. */

@@ -12,12 +12,39 @@
 #define FUZZ_IMPORT_OWN_ENTRY
 #include "fuzz-import.h"
 
+/* the scan and the run, each on a handle of its own */
+static int scan_in_process(const char *path, const char *instance,
+			   struct import_scan *s, struct idl_err *err)
+{
+	struct tracecmd_input *h = open_dat(path, err);
+	int r;
+
+	if (!h)
+		return -1;
+	r = scan_dat(h, path, instance, s, err);
+	tracecmd_close(h);
+	return r;
+}
+
+static int run_in_process(const char *path, const char *instance,
+			  import_sink sink, void *ctx, struct idl_err *err)
+{
+	struct tracecmd_input *h = open_dat(path, err);
+	int r;
+
+	if (!h)
+		return -1;
+	r = run_dat(h, path, instance, sink, ctx, err);
+	tracecmd_close(h);
+	return r;
+}
+
 static const struct importer dat_in_process = {
 	.name	= "dat",
 	.desc	= "trace.dat",
 	.detect	= detect,
-	.scan	= scan_dat,
-	.run	= run_dat,
+	.scan	= scan_in_process,
+	.run	= run_in_process,
 };
 
 const char *__asan_default_options(void);
