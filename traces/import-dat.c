@@ -18,6 +18,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -256,13 +257,14 @@ static int scan_forked(struct tracecmd_input *h, struct dat_job *j,
 {
 	struct scan_reply rep;
 	int fds[2], status;
+	pid_t pid, reader;
 	size_t got;
 	ssize_t n;
-	pid_t pid;
 
 	if (pipe(fds))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
 				   strerror(errno));
+	reader = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -271,6 +273,11 @@ static int scan_forked(struct tracecmd_input *h, struct dat_job *j,
 				   strerror(errno));
 	}
 	if (pid == 0) {
+		/* it ends with the reader, which alone talks to idlelab */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != reader)
+			_exit(1);
+		close(fileno(j->out));
 		close(fds[0]);
 		memset(&rep, 0, sizeof(rep));
 		rep.r = scan_dat(h, j->path, j->instance, &rep.s, &rep.err);
@@ -394,7 +401,8 @@ static int read_msgs(FILE *in, struct dat_job *j, struct idl_err *err)
 			if (fread(&r, sizeof(r), 1, in) != 1 ||
 			    fread(err, sizeof(*err), 1, in) != 1)
 				return 0;
-			return r ? -1 : 1;
+			/* (success without a scan: not a reader's message) */
+			return r ? -1 : scanned ? 1 : 0;
 		default:
 			return 0;
 		}
