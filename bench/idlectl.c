@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -65,16 +67,41 @@ static int write_str(const char *path, const char *s)
 
 int idlectl_nr_cpus(const char *root)
 {
+	DIR *d = opendir(root);
+	struct dirent *de;
 	char p[4096];
 	struct stat st;
-	int n;
+	int max = 0;
+	long n;
 
-	for (n = 0; n < IDLECTL_MAX_CPUS; n++) {
-		snprintf(p, sizeof(p), "%s/cpu%d/cpuidle", root, n);
-		if (stat(p, &st) || !S_ISDIR(st.st_mode))
-			break;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *end;
+
+		/* cpuN, not cpufreq or cpuidle */
+		if (strncmp(de->d_name, "cpu", 3) ||
+		    !isdigit((unsigned char)de->d_name[3]))
+			continue;
+		n = strtol(de->d_name + 3, &end, 10);
+		if (*end || n >= IDLECTL_MAX_CPUS || n < max)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/cpuidle", root, de->d_name);
+		if (!stat(p, &st) && S_ISDIR(st.st_mode))
+			max = (int)n + 1;
 	}
-	return n;
+	closedir(d);
+	return max;
+}
+
+int idlectl_first_cpu(const char *root)
+{
+	int cpus = idlectl_nr_cpus(root), cpu;
+
+	for (cpu = 0; cpu < cpus; cpu++)
+		if (idlectl_nr_states(root, (unsigned int)cpu))
+			return cpu;
+	return -1;
 }
 
 int idlectl_nr_states(const char *root, unsigned int cpu)
@@ -669,14 +696,14 @@ void idlectl_unlock(int fd)
 
 /* ------------------------------------------------------------ snapshots */
 
-/* The states as the table library reads them (cpu 0). */
-static int states_info(const char *root, struct idle_snapshot *s,
-		       struct idl_err *err)
+/* The states as the table library reads them (of CPU @cpu). */
+static int states_info(const char *root, unsigned int cpu,
+		       struct idle_snapshot *s, struct idl_err *err)
 {
 	struct cstate_table t;
 	int st;
 
-	if (cstate_sysfs_read(root, 0, &t, err))
+	if (cstate_sysfs_read(root, cpu, &t, err))
 		return -1;
 	for (st = 0; st < s->nr_states && st < t.count; st++) {
 		struct idle_state_info *in = &s->info[st];
@@ -694,22 +721,27 @@ int idlectl_snapshot(const char *root, struct idle_snapshot *s,
 		     struct idl_err *err)
 {
 	struct cstate_counters cc;
-	int cpu, st;
+	int cpu, st, first;
 
 	memset(s, 0, sizeof(*s));
-	s->nr_cpus = idlectl_nr_cpus(root);
-	s->nr_states = s->nr_cpus ? idlectl_nr_states(root, 0) : 0;
-	if (!s->nr_cpus || !s->nr_states)
+	first = idlectl_first_cpu(root);
+	if (first < 0)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "%s: no cpuidle states", root);
+	s->nr_cpus = idlectl_nr_cpus(root);
+	s->nr_states = idlectl_nr_states(root, (unsigned int)first);
 	s->c = calloc((size_t)s->nr_cpus * CSTATE_MAX, sizeof(*s->c));
 	if (!s->c)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
-	if (states_info(root, s, err)) {
+	if (states_info(root, (unsigned int)first, s, err)) {
 		idlectl_snapshot_free(s);
 		return -1;
 	}
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		/* offline: its counters stay 0, and it is not counted */
+		if (!idlectl_nr_states(root, (unsigned int)cpu))
+			continue;
+		s->nr_present++;
 		if (cstate_sysfs_counters(root, (unsigned int)cpu, &cc,
 					  err)) {
 			idlectl_snapshot_free(s);
@@ -740,7 +772,8 @@ int idlectl_delta(const struct idle_snapshot *b,
 {
 	size_t i, f, n;
 
-	if (a->nr_cpus != b->nr_cpus || a->nr_states != b->nr_states)
+	if (a->nr_cpus != b->nr_cpus || a->nr_states != b->nr_states ||
+	    a->nr_present != b->nr_present)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "cpuidle layout changed during the run");
 	*d = *a;
@@ -791,9 +824,9 @@ void idlectl_summarize(const struct idle_snapshot *d, double wall_us,
 		sum->below_pct = 100.0 * (double)sum->below /
 				 (double)sum->usage;
 	}
-	if (wall_us > 0 && d->nr_cpus)
+	if (wall_us > 0 && d->nr_present)
 		sum->idle_pct = 100.0 * (double)sum->time_us /
-				(wall_us * d->nr_cpus);
+				(wall_us * d->nr_present);
 	for (st = 0; st < d->nr_states && sum->time_us; st++)
 		sum->residency_pct[st] = 100.0 * (double)st_time[st] /
 					 (double)sum->time_us;
@@ -808,7 +841,8 @@ int idlectl_disable_states(const char *root, const int *idx, int n,
 
 	for (i = 0; i < n; i++)
 		for (cpu = 0; cpu < cpus; cpu++)
-			if (idlectl_set_disable(root, (unsigned int)cpu,
+			if (idlectl_nr_states(root, (unsigned int)cpu) &&
+			    idlectl_set_disable(root, (unsigned int)cpu,
 						(unsigned int)idx[i], 1, err))
 				return -1;
 	return 0;

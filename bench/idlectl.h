@@ -28,10 +28,17 @@ const char *idlectl_sysfs_root(void);
 /* Directory for journal and lock: $IDLELAB_RUN_DIR, else /run/idlelab. */
 const char *idlectl_run_dir(void);
 
-/* CPUs that have a cpuidle directory: cpu0..cpuN-1 (first gap ends). */
+/*
+ * One past the highest CPU that has a cpuidle directory.  A CPU below it
+ * may have none: the kernel removes it while the CPU is offline.  Every
+ * loop over CPUs skips those, the CPUs whose idlectl_nr_states() is 0.
+ */
 int idlectl_nr_cpus(const char *root);
-/* Number of stateK directories of @cpu. */
+/* Number of stateK directories of @cpu (0: no cpuidle, as offline). */
 int idlectl_nr_states(const char *root, unsigned int cpu);
+/* The lowest CPU with cpuidle states, whose table stands for all; -1 if
+ * none. */
+int idlectl_first_cpu(const char *root);
 
 int idlectl_has_cpuidle(const char *root);
 int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
@@ -103,6 +110,7 @@ struct idle_state_info {
 
 struct idle_snapshot {
 	int				nr_cpus, nr_states;
+	int				nr_present;	/* with cpuidle */
 	struct idle_state_info		info[CSTATE_MAX];
 	/* counters[cpu * CSTATE_MAX + state] */
 	struct {

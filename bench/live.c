@@ -46,6 +46,7 @@ struct live_ctx {
 	struct gov_acc		acc[IDLECTL_MAX_GOVS];
 	struct perfctr		perf;
 	bool			perf_ok;
+	struct idl_err		perf_err;	/* why not perf_ok */
 	struct rapl		rapl;
 	int			run_no, total_runs;
 	char			runs_dir[4096];
@@ -122,7 +123,7 @@ static json_t *machine_meta(const struct live_opts *o,
 	m = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o}",
 		      "kernel", u.release, "driver", driver,
 		      "table", "this machine", "cpu_model", model,
-		      "nr_cpus", s->nr_cpus, "machine", u.machine,
+		      "nr_cpus", s->nr_present, "machine", u.machine,
 		      "sysfs_root", o->root, "states", states);
 	return m;
 }
@@ -644,7 +645,10 @@ static int setup(struct live_ctx *c, const struct live_opts *o,
 	idlectl_snapshot_free(&s);
 	c->benchmarks = json_object_get(c->doc, "benchmarks");
 	c->index = json_object();
-	c->perf_ok = !perfctr_open(&c->perf, idlectl_nr_cpus(o->root), err);
+	/* without counters (libpfm4 missing or broken) the run goes on, and
+	 * says why (note_counters()) */
+	c->perf_ok = !perfctr_open(&c->perf, idlectl_nr_cpus(o->root),
+				   &c->perf_err);
 	rapl_open(rapl_root(), &c->rapl);
 	return 0;
 }
@@ -660,6 +664,12 @@ static void note_counters(struct live_ctx *c)
 		if (!c->perf.ev[i].ok && !c->o->quiet)
 			printf("perf counter %s: n/a, %s\n",
 			       c->perf.ev[i].name, c->perf.ev[i].status);
+	}
+	if (!c->perf_ok) {
+		json_object_set_new(p, "error",
+				    idl_json_string(c->perf_err.msg));
+		if (!c->o->quiet)
+			printf("perf counters: n/a, %s\n", c->perf_err.msg);
 	}
 	json_object_set_new(json_object_get(c->doc, "live"), "perf_counters",
 			    p);

@@ -112,10 +112,19 @@ static int encode(const char *ev, struct perf_event_attr *attr, char *why,
 	return 0;
 }
 
+static void close_fds(const int *fds, int n)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < n; cpu++)
+		if (fds[cpu] >= 0)
+			close(fds[cpu]);
+}
+
 static void open_event(struct perfctr_event *e, int nr_cpus)
 {
 	struct perf_event_attr attr;
-	int cpu;
+	int cpu, opened = 0, er = ENODEV;
 
 	e->fds = malloc((size_t)nr_cpus * sizeof(int));
 	if (!e->fds) {
@@ -129,15 +138,23 @@ static void open_event(struct perfctr_event *e, int nr_cpus)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		e->fds[cpu] = perf_event_open(&attr, -1, cpu, -1,
 					      PERF_FLAG_FD_CLOEXEC);
-		if (e->fds[cpu] < 0) {
-			int er = errno;
-
-			snprintf(e->status, sizeof(e->status), "%s (%s)",
-				 perfctr_errno_class(er), strerror(er));
-			while (cpu-- > 0)
-				close(e->fds[cpu]);
-			return;
+		if (e->fds[cpu] >= 0) {
+			opened++;
+			continue;
 		}
+		er = errno;
+		/* an offline CPU (the kernel's answer for one): not counted */
+		if (er == ENODEV)
+			continue;
+		snprintf(e->status, sizeof(e->status), "%s (%s)",
+			 perfctr_errno_class(er), strerror(er));
+		close_fds(e->fds, cpu);
+		return;
+	}
+	if (!opened) {
+		snprintf(e->status, sizeof(e->status), "%s (%s)",
+			 perfctr_errno_class(er), strerror(er));
+		return;
 	}
 	e->ok = true;
 	snprintf(e->status, sizeof(e->status), "ok");
@@ -178,7 +195,8 @@ void perfctr_read(const struct perfctr *p, uint64_t *vals)
 		for (cpu = 0; cpu < p->nr_cpus; cpu++) {
 			uint64_t v;
 
-			if (read(p->ev[i].fds[cpu], &v, sizeof(v)) ==
+			if (p->ev[i].fds[cpu] >= 0 &&
+			    read(p->ev[i].fds[cpu], &v, sizeof(v)) ==
 			    sizeof(v))
 				vals[i] += v;
 		}
@@ -187,12 +205,11 @@ void perfctr_read(const struct perfctr *p, uint64_t *vals)
 
 void perfctr_close(struct perfctr *p)
 {
-	int i, cpu;
+	int i;
 
 	for (i = 0; i < p->nr; i++) {
 		if (p->ev[i].ok)
-			for (cpu = 0; cpu < p->nr_cpus; cpu++)
-				close(p->ev[i].fds[cpu]);
+			close_fds(p->ev[i].fds, p->nr_cpus);
 		free(p->ev[i].fds);
 		p->ev[i].fds = NULL;
 		p->ev[i].ok = false;
@@ -302,7 +319,7 @@ double energy_modelled(const struct idle_snapshot *d, double wall_us)
 			e += (double)c->time_us * pw + (double)c->usage * lat;
 		}
 	}
-	busy = wall_us * d->nr_cpus - idle_us;
+	busy = wall_us * d->nr_present - idle_us;
 	if (busy < 0)
 		busy = 0;
 	return (e + busy) / 1e6;

@@ -283,7 +283,9 @@ static int parse_governors(struct cli *c, struct idl_err *err)
 
 static int parse_disable(struct cli *c, struct idl_err *err)
 {
-	int nstates = idlectl_nr_states(c->o.root, 0);
+	int first = idlectl_first_cpu(c->o.root);
+	int nstates = first < 0 ? 0 :
+		      idlectl_nr_states(c->o.root, (unsigned int)first);
 	char buf[256], *tok, *save, *s;
 	long long k;
 

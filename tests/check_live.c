@@ -401,6 +401,52 @@ START_TEST(test_governors)
 }
 END_TEST
 
+/*
+ * An offline CPU has no cpuidle directory, and need not be the last: the
+ * "before" tree with its cpu1 moved to cpu3, and cpu1 and cpu2 left
+ * without cpuidle.  Then cpu0 offline too.
+ */
+START_TEST(test_cpu_gap)
+{
+	char root[1024], cmd[2400], p[1200], buf[16];
+	struct idle_snapshot s;
+	struct idl_err err = { 0 };
+	int idx = 1;
+
+	copy_tree("before", root, sizeof(root));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mv cpu1 cpu3 && "
+		 "mkdir cpu1 cpu2 cpufreq", root);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(idlectl_nr_cpus(root), 4);
+	ck_assert_int_eq(idlectl_first_cpu(root), 0);
+	ck_assert_int_eq(idlectl_snapshot(root, &s, &err), 0);
+	ck_assert_int_eq(s.nr_cpus, 4);
+	ck_assert_int_eq(s.nr_present, 2);
+	ck_assert_int_eq(s.nr_states, 3);
+	/* cpu3's counters are the fixture's cpu1's (its state2/usage and
+	 * time files); cpu1 and cpu2 have none */
+	ck_assert_int_eq(s.c[3 * CSTATE_MAX + 2].usage, 500);
+	ck_assert_int_eq(s.c[3 * CSTATE_MAX + 2].time_us, 800000);
+	ck_assert_int_eq(s.c[0 * CSTATE_MAX + 1].usage, 1000);
+	ck_assert_int_eq(s.c[1 * CSTATE_MAX + 1].usage, 0);
+	idlectl_snapshot_free(&s);
+	ck_assert_int_eq(idlectl_disable_states(root, &idx, 1, &err), 0);
+	snprintf(p, sizeof(p), "%s/cpu3/cpuidle/state1/disable", root);
+	read_file(p, buf, sizeof(buf));
+	ck_assert_int_eq(atoi(buf), 1);
+	/* cpu0 offline: cpu3's table stands for all */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mv cpu0 cpu9 && mkdir cpu0 "
+		 "&& rm -r cpu9", root);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(idlectl_first_cpu(root), 3);
+	ck_assert_int_eq(idlectl_snapshot(root, &s, &err), 0);
+	ck_assert_int_eq(s.nr_present, 1);
+	ck_assert_str_eq(s.info[2].name, "C6");
+	idlectl_snapshot_free(&s);
+	rm_tree(root);
+}
+END_TEST
+
 START_TEST(test_lock)
 {
 	char dir[] = "/tmp/check_live_lock.XXXXXX", path[256];
@@ -743,6 +789,7 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_journal_checksum);
 	tcase_add_test(tc, test_journal_v1);
 	tcase_add_test(tc, test_governors);
+	tcase_add_test(tc, test_cpu_gap);
 	tcase_add_test(tc, test_lock);
 	tcase_add_test(tc, test_rapl);
 	tcase_add_test(tc, test_perfctr);

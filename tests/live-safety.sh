@@ -165,6 +165,38 @@ left=$(ls "$T/o4" | grep '\.tmp')
 [ -z "$left" ] && ok "4: stale temporary files removed" \
 	|| bad "4: left: $left"
 
+# 4b. A CPU without cpuidle (offline: the kernel removes the directory)
+# below one that has it, and a libpfm4 that cannot be loaded: the state
+# is disabled on both CPUs and put back, and the session says why it has
+# no perf counters.
+fresh
+mv "$T/sys/cpu1" "$T/sys/cpu2"
+mkdir "$T/sys/cpu1" "$T/fakepfm"
+: > "$T/fakepfm/libpfm.so.4"
+D0=$(fdis)
+( LD_LIBRARY_PATH=$T/fakepfm IDLELAB_SYSFS_ROOT=$T/sys \
+  IDLELAB_RUN_DIR=$T/run IDLELAB_POWERCAP_ROOT=$T/none exec "$IDLELAB" \
+  live --governors menu --bench timer --runs 1 --duration 1 --warmup 0 \
+  --disable-state 1 -o "$T/o4b" ) > "$T/r4b.log" 2>&1 &
+BG=$!
+i=0
+while [ "$(cat "$T/sys/cpu2/cpuidle/state1/disable")" != 1 ] &&
+      [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+[ "$(cat "$T/sys/cpu0/cpuidle/state1/disable")" = 1 ] &&
+	[ "$(cat "$T/sys/cpu2/cpuidle/state1/disable")" = 1 ] &&
+	ok "4b: state 1 disabled on cpu0 and cpu2, past the gap" ||
+	bad "4b: state 1 not disabled on both CPUs"
+wait "$BG" && BG= || bad "4b: session: $(cat "$T/r4b.log")"
+BG=
+[ "$(fdis)" = "$D0" ] && ok "4b: disable values restored" ||
+	bad "4b: disable values $(fdis), were $D0"
+grep -q "perf counters: n/a, libpfm4: " "$T/r4b.log" &&
+	grep -q '"error": "libpfm4: ' "$T/o4b/results.json" &&
+	ok "4b: no libpfm4, said so" ||
+	bad "4b: no word of libpfm4: $(cat "$T/r4b.log")"
+
 # 5. (root, tracefs) After SIGKILL of a recording session, --restore at
 # once is not refused (item 3): the recorder holds no lock, and its
 # tracefs instance goes with it.
