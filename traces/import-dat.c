@@ -236,6 +236,24 @@ static int pipe_sink(void *ctx, const struct raw_event *e,
 	return 0;
 }
 
+/* A pipe, then a fork: as fork(), or -1 with @err. */
+static pid_t fork_piped(int fds[2], struct idl_err *err)
+{
+	pid_t pid;
+
+	if (pipe(fds)) {
+		idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+	}
+	return pid;
+}
+
 static const char dat_crashed[] = "trace.dat could not be read "
 	"(libtracecmd crashed: damaged or truncated file?)";
 
@@ -261,17 +279,10 @@ static int scan_forked(struct tracecmd_input *h, struct dat_job *j,
 	size_t got;
 	ssize_t n;
 
-	if (pipe(fds))
-		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
-				   strerror(errno));
 	reader = getpid();
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
-				   strerror(errno));
-	}
+	pid = fork_piped(fds, err);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		/* it ends with the reader, which alone talks to idlelab */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -434,16 +445,9 @@ static int scan_run_dat(const char *path, const char *instance,
 	FILE *in;
 	pid_t pid;
 
-	if (pipe(fds))
-		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
-				   strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
-				   strerror(errno));
-	}
+	pid = fork_piped(fds, err);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		close(fds[0]);
 		child_main(&j, fds[1]);
