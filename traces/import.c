@@ -166,7 +166,7 @@ static int push_event(void *ctx, const struct raw_event *e,
 	return ev_sorter_push(j->sorter, e, err);
 }
 
-/* The input and its format, and a table to go with it. */
+/* The input and its format, and that a C-state table is named. */
 static const struct importer *identify(const struct import_opts *o,
 				       struct idl_err *err)
 {
