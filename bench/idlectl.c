@@ -94,6 +94,19 @@ int idlectl_nr_cpus(const char *root)
 	return max;
 }
 
+/*
+ * Whether @cpu is online: its "online" file, where there is one (the boot
+ * CPU often has none).  intel_idle and acpi_idle keep an offline CPU's
+ * cpuidle directory, cpuidle-haltpoll removes it.
+ */
+static bool cpu_online(const char *root, unsigned int cpu)
+{
+	char p[4096], v[8];
+
+	snprintf(p, sizeof(p), "%s/cpu%u/online", root, cpu);
+	return idl_read_str(p, v, sizeof(v)) || v[0] != '0';
+}
+
 int idlectl_first_cpu(const char *root)
 {
 	int cpus = idlectl_nr_cpus(root), cpu;
@@ -739,7 +752,8 @@ int idlectl_snapshot(const char *root, struct idle_snapshot *s,
 	}
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		/* offline: its counters stay 0, and it is not counted */
-		if (!idlectl_nr_states(root, (unsigned int)cpu))
+		if (!idlectl_nr_states(root, (unsigned int)cpu) ||
+		    !cpu_online(root, (unsigned int)cpu))
 			continue;
 		s->nr_present++;
 		if (cstate_sysfs_counters(root, (unsigned int)cpu, &cc,

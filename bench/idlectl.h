@@ -30,8 +30,10 @@ const char *idlectl_run_dir(void);
 
 /*
  * One past the highest CPU that has a cpuidle directory.  A CPU below it
- * may have none: the kernel removes it while the CPU is offline.  Every
- * loop over CPUs skips those, the CPUs whose idlectl_nr_states() is 0.
+ * may have none (cpuidle-haltpoll removes an offline CPU's; intel_idle
+ * keeps it): every loop over CPUs skips those, the CPUs whose
+ * idlectl_nr_states() is 0.  Snapshots also leave out CPUs whose
+ * "online" file says 0.
  */
 int idlectl_nr_cpus(const char *root);
 /* Number of stateK directories of @cpu (0: no cpuidle, as offline). */
@@ -110,7 +112,7 @@ struct idle_state_info {
 
 struct idle_snapshot {
 	int				nr_cpus, nr_states;
-	int				nr_present;	/* with cpuidle */
+	int				nr_present;	/* online, with cpuidle */
 	struct idle_state_info		info[CSTATE_MAX];
 	/* counters[cpu * CSTATE_MAX + state] */
 	struct {

@@ -402,9 +402,10 @@ START_TEST(test_governors)
 END_TEST
 
 /*
- * An offline CPU has no cpuidle directory, and need not be the last: the
- * "before" tree with its cpu1 moved to cpu3, and cpu1 and cpu2 left
- * without cpuidle.  Then cpu0 offline too.
+ * Offline CPUs need not be the last: the "before" tree with its cpu1
+ * moved to cpu3, and cpu1 and cpu2 left without cpuidle (as
+ * cpuidle-haltpoll leaves an offline CPU).  Then cpu3 offline with its
+ * directory (as intel_idle leaves it), then cpu0 without cpuidle.
  */
 START_TEST(test_cpu_gap)
 {
@@ -430,10 +431,21 @@ START_TEST(test_cpu_gap)
 	ck_assert_int_eq(s.c[0 * CSTATE_MAX + 1].usage, 1000);
 	ck_assert_int_eq(s.c[1 * CSTATE_MAX + 1].usage, 0);
 	idlectl_snapshot_free(&s);
+	/* offline with its cpuidle directory kept (intel_idle does):
+	 * not counted, but its states are still set */
+	snprintf(cmd, sizeof(cmd), "echo 0 > '%s/cpu3/online' && "
+		 "echo 1 > '%s/cpu0/online'", root, root);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(idlectl_snapshot(root, &s, &err), 0);
+	ck_assert_int_eq(s.nr_present, 1);
+	ck_assert_int_eq(s.c[3 * CSTATE_MAX + 2].usage, 0);
+	idlectl_snapshot_free(&s);
 	ck_assert_int_eq(idlectl_disable_states(root, &idx, 1, &err), 0);
 	snprintf(p, sizeof(p), "%s/cpu3/cpuidle/state1/disable", root);
 	read_file(p, buf, sizeof(buf));
 	ck_assert_int_eq(atoi(buf), 1);
+	snprintf(cmd, sizeof(cmd), "rm '%s/cpu3/online'", root);
+	ck_assert_int_eq(system(cmd), 0);
 	/* cpu0 offline: cpu3's table stands for all */
 	snprintf(cmd, sizeof(cmd), "cd '%s' && mv cpu0 cpu9 && mkdir cpu0 "
 		 "&& rm -r cpu9", root);
