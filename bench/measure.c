@@ -146,12 +146,10 @@ static void open_event(struct perfctr_event *e, int nr_cpus)
 		/* an offline CPU (the kernel's answer for one): not counted */
 		if (er == ENODEV)
 			continue;
-		snprintf(e->status, sizeof(e->status), "%s (%s)",
-			 perfctr_errno_class(er), strerror(er));
 		close_fds(e->fds, cpu);
-		return;
+		break;
 	}
-	if (!opened) {
+	if (cpu < nr_cpus || !opened) {
 		snprintf(e->status, sizeof(e->status), "%s (%s)",
 			 perfctr_errno_class(er), strerror(er));
 		return;
