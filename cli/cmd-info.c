@@ -178,9 +178,15 @@ static void print_text(const char *file, const struct trace_meta *m,
 	printf("CPUs:          %" PRIu32, m->nr_cpus);
 	print_cpus_seen(m, s, false);
 	if (m->latency_req_ns < 0)
-		printf("latency req:   unknown\n");
+		printf("latency req:   unknown");
 	else
-		printf("latency req:   %" PRId64 " ns\n", m->latency_req_ns);
+		printf("latency req:   %" PRId64 " ns", m->latency_req_ns);
+	if (s->qos_periods)
+		printf(" at the start; recorded PM QoS constraint of %" PRIu64
+		       " periods: %" PRIu64 " .. %" PRIu64 " ns",
+		       s->qos_periods, (uint64_t)s->qos_min_us * 1000,
+		       (uint64_t)s->qos_max_us * 1000);
+	putchar('\n');
 	printf("span:          %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n",
 	       m->start_ns, m->end_ns,
 	       (double)(m->end_ns - m->start_ns) / 1e9);
@@ -326,6 +332,12 @@ static json_t *json_counts(const struct trace_meta *m,
 			"entered", (json_int_t)s->state[i + 1]));
 	}
 	json_object_set_new(o, "states_entered", a);
+	/* the constraint the periods carry (a capture that traced it) */
+	json_object_set_new(o, "latency_req_recorded", !s->qos_periods ?
+		json_null() : json_pack("{s:I, s:I, s:I}",
+			"periods", (json_int_t)s->qos_periods,
+			"min_ns", (json_int_t)s->qos_min_us * 1000,
+			"max_ns", (json_int_t)s->qos_max_us * 1000));
 	return o;
 }
 

@@ -210,7 +210,8 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"what-if: disable a state (index or name); "
 			"repeatable"),
 		IDL_OPT_S64(0, "latency-req", &o->latency_req, "NS", 0,
-			INT64_MAX, "what-if: PM QoS latency limit in ns"),
+			INT64_MAX, "what-if: PM QoS latency limit in ns, "
+			"for every period"),
 		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, 100000,
 			"what-if: tick rate"),
 		IDL_OPT_S64(0, "merge-gap", &o->merge_gap_ns, "NS", 0,

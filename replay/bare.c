@@ -30,6 +30,7 @@
 struct bare_period {
 	u64	entry_ns;
 	s64	dur, sleep, dtick;
+	s64	latency_req;		/* replay_latency_req() */
 	u8	flags;
 };
 
@@ -80,6 +81,7 @@ static int push(struct bare_cpu *c, const struct idle_period *ip,
 	p->dur = (s64)(ip->exit_ns - ip->entry_ns);
 	p->sleep = ip->sleep_length_ns;
 	p->dtick = ip->delta_tick_ns;
+	p->latency_req = replay_latency_req(s, ip);
 	p->flags = ip->flags;
 	return 0;
 }
@@ -125,6 +127,7 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 
 	next_tick = replay_first_tick(l->s, p->entry_ns, p->dtick, p->flags,
 				      &exact);
+	env->latency_req = p->latency_req;
 
 	for (;;) {
 		s64 remain = p->dur - elapsed, dtick, seg;

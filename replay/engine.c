@@ -134,6 +134,7 @@ struct period_ctx {
 	const struct idle_period *p;	/* its inputs (the first part's) */
 	unsigned int parts;		/* recorded parts (rc->part[]) */
 	s64	dur, tick0;
+	s64	latency_req;		/* at its entry */
 	unsigned int cut;
 	int	cause;			/* the workload's wake cause */
 	bool	sleep_exact, tick_exact, explain;
@@ -150,10 +151,17 @@ static unsigned int score_seg(const struct replay_setup *s,
 			      unsigned int idx, s64 seg, unsigned int tcause,
 			      unsigned int miss)
 {
-	unsigned int j = remain == pc->dur ? pc->cut : replay_cut(s, remain);
+	unsigned int j;
 
-	g->tally[j][tcause][miss][idx]++;
 	g->sc.residency_ns[idx] += (u64)seg;
+	/* (rare) a recorded constraint: not in the setup's tallies */
+	if (__builtin_expect(pc->latency_req != s->latency_req, 0))
+		return (unsigned int)replay_score_one(&g->sc, s, remain,
+						      (int)tcause, (int)miss,
+						      (int)idx,
+						      pc->latency_req);
+	j = remain == pc->dur ? pc->cut : replay_cut(s, remain);
+	g->tally[j][tcause][miss][idx]++;
 	return s->cut_orc[j];
 }
 
@@ -223,6 +231,7 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 	/* the idle loop went on without running a task (the kernel's tick
 	 * was stopped at this entry): the tick is as this governor left it */
 	stopped = (p->flags & IP_TICK_STOPPED) && g->stopped;
+	env->latency_req = pc->latency_req;
 	for (nsel = 0;; nsel++) {
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
@@ -412,6 +421,8 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	unsigned int k;
 
 	pc->p = p;
+	pc->latency_req = replay_latency_req(s, p);
+	wl->qos_periods += pc->latency_req != s->latency_req;
 	pc->parts = parts;
 	pc->cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	pc->dur = (s64)(p->exit_ns - p->entry_ns);
@@ -421,8 +432,14 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	pc->explain = explain && in_window(rc, p);
 	/* (IP_SLEEP_EXACT is bit 0) */
 	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
-	rc->wtally[pc->cut][pc->cause][pc->sleep_exact][pc->tick_exact]++;
-	rc->wcut_ns[pc->cut] += (u64)pc->dur;
+	if (__builtin_expect(pc->latency_req != s->latency_req, 0)) {
+		replay_workload_one(wl, s, pc->dur, pc->cause, pc->sleep_exact,
+				    pc->tick_exact, pc->latency_req);
+	} else {
+		rc->wtally[pc->cut][pc->cause][pc->sleep_exact]
+			  [pc->tick_exact]++;
+		rc->wcut_ns[pc->cut] += (u64)pc->dur;
+	}
 	count_recorded(wl, p->state, p->flags);
 	for (k = 1; k < parts; k++)
 		count_recorded(wl, rc->part[k].state, rc->part[k].flags);

@@ -97,7 +97,7 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		(long long)p->delta_tick_ns,
 		exactness(p->flags & IP_TICK_EXACT),
 		p->flags & IP_TICK_STOPPED ? "stopped" : "running",
-		tick_source(s), (long long)s->latency_req);
+		tick_source(s), (long long)replay_latency_req(s, p));
 	fprintf(f, "  before: last state %d, last residency %lld ns, got_tick "
 		"%s, poll_time_limit %s (from the previous recorded entry)\n",
 		rc->g[gi].kdev.last_state_idx, (long long)last_res,
@@ -210,6 +210,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	env->got_tick = false;
 	env->hindsight_idle_ns = (s64)(p->exit_ns - p->entry_ns);
 	env->now_ns = p->entry_ns;
+	env->latency_req = replay_latency_req(rc->setup, p);
 	if (want) {
 		begin_explain(d);
 		dev->explain = &d->ex;

@@ -226,6 +226,7 @@ static void visit_workload(const struct replay_trace *tr,
 	EI("parts_not_kept", NULL, wl->parts_dropped);
 	EI("kernel_above", NULL, wl->kernel_above);
 	EI("kernel_below", NULL, wl->kernel_below);
+	EI("latency_req_recorded", NULL, wl->qos_periods);
 }
 
 /* ---------------------------------------------------------------- CSV */

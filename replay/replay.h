@@ -60,7 +60,8 @@ struct replay_setup {
 	bool		own_table;	/* recorded states index @table */
 	s64		tick_nsec;
 	bool		own_hz;		/* recorded delta_tick is usable */
-	s64		latency_req;
+	s64		latency_req;	/* the trace's, or --latency-req */
+	bool		latency_fixed;	/* --latency-req: over the periods' */
 	u64		disabled;	/* bit i: state i disabled */
 	s64		merge_gap_ns;
 	int		ngov;
@@ -79,6 +80,8 @@ struct replay_setup {
 	int		nok;		/* allowed states (enabled, latency) */
 	int		ok[CSTATE_MAX];	/* their indices, shallow to deep */
 	s64		ok_res[CSTATE_MAX];	/* ... their target residencies */
+	int		nen;		/* enabled states, whatever latency */
+	int		en[CSTATE_MAX];	/* (for a period's own constraint) */
 	s64		bin_res[CSTATE_MAX];	/* target residency of state i */
 	/* the same two rules by table: the distinct target residencies in
 	 * ascending order, and the oracle's state and the bin of the
@@ -154,6 +157,9 @@ struct replay_workload {
 	u64	known_state;		/* recorded entries with a state */
 	u64	parts_dropped;		/* parts beyond REPLAY_MAX_PARTS */
 	u64	kernel_above, kernel_below;	/* recorded miss flags */
+	/* periods whose recorded PM QoS constraint the governors read
+	 * instead of the trace's (setup.latency_req) */
+	u64	qos_periods;
 };
 
 /* The same for the workload: a count of periods per (interval of the
@@ -251,6 +257,17 @@ struct replay_cpu {
 int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 		      struct idl_err *err);
 
+/* The constraint the governors read at the entry of @p: its own when
+ * the trace recorded one and --latency-req did not replace it. */
+static inline s64 replay_latency_req(const struct replay_setup *s,
+				     const struct idle_period *p)
+{
+	if (__builtin_expect(!(p->flags & IP_QOS_KNOWN), 1) ||
+	    s->latency_fixed)
+		return s->latency_req;
+	return (s64)p->qos_latency_us * 1000;
+}
+
 /* The oracle's choice: the deepest allowed state whose target residency
  * fits @idle_ns (the first allowed state if none does). */
 static inline int replay_oracle_state(const struct replay_setup *s,
@@ -261,6 +278,23 @@ static inline int replay_oracle_state(const struct replay_setup *s,
 	for (k = 1; k < s->nok; k++)
 		if (s->ok_res[k] <= idle_ns)
 			best = s->ok[k];
+	return best;
+}
+
+/* The same under the constraint @lat_req instead of the setup's (a
+ * period's recorded PM QoS constraint): no state above it but the
+ * first allowed one. */
+static inline int replay_oracle_state_lat(const struct replay_setup *s,
+					  s64 idle_ns, s64 lat_req)
+{
+	const struct cstate *c = s->table.states;
+	int k, best = s->en[0];
+
+	/* the allowed states of replay_setup_init() under @lat_req */
+	for (k = 1; k < s->nen; k++)
+		if (c[s->en[k]].exit_latency_ns <= lat_req &&
+		    c[s->en[k]].target_residency_ns <= idle_ns)
+			best = s->en[k];
 	return best;
 }
 
@@ -398,6 +432,14 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s);
 /* Add the counters derived from the tallies to @sc and @wl (engine.c). */
 void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
 			const replay_tally_row_t *t);
+/* One select scored against the oracle under the constraint @lat_req
+ * (a period's own, not the setup's): returns the oracle's state. */
+int replay_score_one(struct replay_score *sc, const struct replay_setup *s,
+		     s64 remain, int tc, int m, int i, s64 lat_req);
+/* One workload period under the constraint @lat_req, likewise. */
+void replay_workload_one(struct replay_workload *wl,
+			 const struct replay_setup *s, s64 dur, int cause,
+			 bool sleep_exact, bool tick_exact, s64 lat_req);
 void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
 			   const replay_wtally_t t, const u64 *cut_ns);

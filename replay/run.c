@@ -132,6 +132,7 @@ static int setup_trace(struct replay_trace *tr, const struct replay_opts *o,
 	s->tick_nsec = idl_tick_nsec_for_hz(o->hz ? o->hz :
 					    m->hz ? m->hz : 250);
 	s->own_hz = m->hz && (!o->hz || o->hz == m->hz);
+	s->latency_fixed = o->latency_req >= 0;
 	s->latency_req = o->latency_req >= 0 ? o->latency_req :
 			 m->latency_req_ns >= 0 ? m->latency_req_ns :
 			 NO_CONSTRAINT_NS;

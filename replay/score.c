@@ -103,40 +103,58 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	stats_add(&to->internals, &s->internals);
 }
 
+/*
+ * @k selects of state @i, of time left in interval @j, ended by tally
+ * cause @tc with miss class @m, where the oracle chose @o under the
+ * constraint @lat_req.
+ */
+static void score_add(struct replay_score *sc, const struct replay_setup *s,
+		      int j, int tc, int m, int i, int o, s64 lat_req, u64 k)
+{
+	s64 lat = s->table.states[i].exit_latency_ns;
+	s64 olat = s->table.states[o].exit_latency_ns;
+	int vs = i == o ? REPLAY_SAME : i > o ? REPLAY_DEEP : REPLAY_SHALLOW;
+	int c = tc == REPLAY_TALLY_TICK ? WAKE_TICK : tc;
+
+	sc->selects += k;
+	sc->entries[i] += k;
+	if (m == IDL_MISS_ABOVE)
+		sc->above[i] += k;
+	else if (m == IDL_MISS_BELOW)
+		sc->below[i] += k;
+	/* a segment until the period's end: its bin is the interval's (the
+	 * others were counted as they ended) */
+	if (tc != REPLAY_TALLY_TICK && tc != REPLAY_CAUSE_POLL)
+		sc->seg_hist[s->cut_bin[j]] += k;
+	sc->vs[vs][i] += k;
+	sc->vs_cause[vs][c] += k;
+	sc->wake[c][i] += k;
+	if (lat > olat)
+		sc->excess_lat_ns += k * (u64)(lat - olat);
+	if (lat > lat_req)
+		sc->lat_violations += k;
+}
+
 /* The tally's counts of one (interval @j, chosen state @i) pair. */
 static void tally_pair(struct replay_score *sc, const struct replay_setup *s,
 		       const replay_tally_row_t *t, int j, int i)
 {
-	int o = s->cut_orc[j], m, tc;
-	s64 lat = s->table.states[i].exit_latency_ns;
-	s64 olat = s->table.states[o].exit_latency_ns;
-	int vs = i == o ? REPLAY_SAME : i > o ? REPLAY_DEEP : REPLAY_SHALLOW;
+	int m, tc;
 
 	for (m = 0; m < 3; m++)
-		for (tc = 0; tc < REPLAY_TALLY_NCAUSE; tc++) {
-			u64 k = t[j][tc][m][i];
-			int c = tc == REPLAY_TALLY_TICK ? WAKE_TICK : tc;
+		for (tc = 0; tc < REPLAY_TALLY_NCAUSE; tc++)
+			if (t[j][tc][m][i])
+				score_add(sc, s, j, tc, m, i, s->cut_orc[j],
+					  s->latency_req, t[j][tc][m][i]);
+}
 
-			if (!k)
-				continue;
-			sc->selects += k;
-			sc->entries[i] += k;
-			if (m == IDL_MISS_ABOVE)
-				sc->above[i] += k;
-			else if (m == IDL_MISS_BELOW)
-				sc->below[i] += k;
-			/* a segment until the period's end: its bin is the
-			 * interval's (the others were counted as they ended) */
-			if (tc != REPLAY_TALLY_TICK && tc != REPLAY_CAUSE_POLL)
-				sc->seg_hist[s->cut_bin[j]] += k;
-			sc->vs[vs][i] += k;
-			sc->vs_cause[vs][c] += k;
-			sc->wake[c][i] += k;
-			if (lat > olat)
-				sc->excess_lat_ns += k * (u64)(lat - olat);
-			if (lat > s->latency_req)
-				sc->lat_violations += k;
-		}
+int replay_score_one(struct replay_score *sc, const struct replay_setup *s,
+		     s64 remain, int tc, int m, int i, s64 lat_req)
+{
+	int o = replay_oracle_state_lat(s, remain, lat_req);
+
+	score_add(sc, s, replay_cut(s, remain), tc, m, i, o, lat_req, 1);
+	return o;
 }
 
 /* Integer sums: the same counters as one increment per select gave. */
@@ -150,6 +168,29 @@ void replay_score_tally(struct replay_score *sc, const struct replay_setup *s,
 			tally_pair(sc, s, t, j, i);
 }
 
+/* The oracle's entry into @o for a period of @dur ns, as the tally adds. */
+static void workload_oracle(struct replay_workload *wl,
+			    const struct replay_setup *s, int o, u64 dur, u64 k)
+{
+	wl->oracle_res[o] += dur;
+	wl->oracle_entries[o] += k;
+	wl->oracle_lat_ns += k * (u64)s->table.states[o].exit_latency_ns;
+}
+
+void replay_workload_one(struct replay_workload *wl,
+			 const struct replay_setup *s, s64 dur, int cause,
+			 bool sleep_exact, bool tick_exact, s64 lat_req)
+{
+	int o = replay_oracle_state_lat(s, dur, lat_req);
+
+	wl->sleep_exact += sleep_exact;
+	wl->tick_exact += tick_exact;
+	wl->merged++;
+	wl->cause[cause]++;
+	wl->hist[s->cut_bin[replay_cut(s, dur)]]++;
+	workload_oracle(wl, s, o, (u64)dur, 1);
+}
+
 void replay_workload_tally(struct replay_workload *wl,
 			   const struct replay_setup *s,
 			   const replay_wtally_t t, const u64 *cut_ns)
@@ -157,22 +198,19 @@ void replay_workload_tally(struct replay_workload *wl,
 	int j, c, i, x;
 
 	for (j = 0; j <= s->ncut; j++)
-		wl->oracle_res[s->cut_orc[j]] += cut_ns[j];
+		workload_oracle(wl, s, s->cut_orc[j], cut_ns[j], 0);
 
 	for (j = 0; j <= s->ncut; j++)
 		for (c = 0; c < WAKE_CAUSE_COUNT; c++)
 			for (x = 0; x < 4; x++) {
 				u64 k = t[j][c][x >> 1][x & 1];
-				int o = s->cut_orc[j];
 
 				wl->sleep_exact += x >> 1 ? k : 0;
 				wl->tick_exact += x & 1 ? k : 0;
 				wl->merged += k;
 				wl->cause[c] += k;
 				wl->hist[s->cut_bin[j]] += k;
-				wl->oracle_entries[o] += k;
-				wl->oracle_lat_ns += k *
-					(u64)s->table.states[o].exit_latency_ns;
+				workload_oracle(wl, s, s->cut_orc[j], 0, k);
 			}
 	for (i = 0; i < s->table.count; i++)
 		wl->idle_ns += wl->oracle_res[i];
@@ -196,6 +234,7 @@ void replay_workload_add(struct replay_workload *to,
 	ADD(parts_dropped);
 	ADD(kernel_above);
 	ADD(kernel_below);
+	ADD(qos_periods);
 }
 
 /*

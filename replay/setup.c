@@ -87,18 +87,21 @@ int replay_setup_init(struct replay_setup *s, const struct cstate_table *t,
 	cstate_table_to_driver(&s->table, &s->drv);
 
 	/* the oracle may use enabled states within the latency limit */
-	s->nok = 0;
+	s->nok = s->nen = 0;
 	for (i = 0; i < t->count; i++) {
 		const struct cstate *c = &s->table.states[i];
 
 		if (c->disabled || (c->flags & CSTATE_UNUSABLE))
 			continue;
+		s->en[s->nen++] = i;
 		if (c->exit_latency_ns > s->latency_req && s->nok)
 			continue;
 		s->ok[s->nok++] = i;
 	}
 	if (!s->nok)
 		s->ok[s->nok++] = 0;
+	if (!s->nen)
+		s->en[s->nen++] = 0;
 	for (i = 0; i < s->nok; i++)
 		s->ok_res[i] = s->table.states[s->ok[i]].target_residency_ns;
 	for (i = 0; i < t->count; i++)

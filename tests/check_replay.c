@@ -417,6 +417,79 @@ START_TEST(test_oracle_whatif)
 END_TEST
 
 /*
+ * Recorded PM QoS constraints (IP_QOS_KNOWN): twenty 1 ms periods (IRQ,
+ * no timer), the last ten entered under 100 us.  There the oracle's
+ * allowed states end at C6 (85 us; C7s needs 124): C6 instead of C8 (as
+ * test_oracle_whatif's 100 us limit), for the oracle governor, which reads
+ * the constraint, and for the scoring's oracle; "fixed" C8 is then too
+ * deep and violates it ten times.  Under a recorded 0 us constraint menu
+ * returns the first state at every select (governors.md: latency_req
+ * == 0).  --latency-req (latency_fixed) replaces the recorded values.
+ */
+START_TEST(test_recorded_latency)
+{
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	const struct replay_score *o, *f, *m;
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		setup_skl(&s);
+		s.latency_fixed = round == 1;
+		add_gov(&s, "oracle");
+		add_fixed(&s, 6, true);
+		init_skl(&s);
+		rc = start(&s);
+		for (i = 0; i < 20; i++) {
+			struct idle_period p = period((u64)(i + 1) * 2 * MS,
+						      MS, TRACE_NO_TIMER,
+						      3 * MS, WAKE_IRQ);
+			if (i >= 10) {
+				p.flags |= IP_QOS_KNOWN;
+				p.qos_latency_us = 100;
+			}
+			replay_cpu_feed(rc, &p);
+		}
+		replay_cpu_finish(rc);
+		o = &rc->g[0].sc;
+		f = &rc->g[1].sc;
+		ck_assert_uint_eq(rc->wl.qos_periods, round ? 0 : 10);
+		ck_assert_uint_eq(o->entries[6], round ? 20 : 10);
+		ck_assert_uint_eq(o->entries[4], round ? 0 : 10);
+		ck_assert_uint_eq(o->vs[REPLAY_SAME][6], round ? 20 : 10);
+		ck_assert_uint_eq(o->vs[REPLAY_SAME][4], round ? 0 : 10);
+		ck_assert_uint_eq(o->lat_violations, 0);
+		ck_assert_uint_eq(rc->wl.oracle_entries[4], round ? 0 : 10);
+		ck_assert_uint_eq(rc->wl.oracle_entries[6], round ? 20 : 10);
+		ck_assert_uint_eq(rc->wl.idle_ns, 20 * MS);
+		ck_assert_uint_eq(f->vs[REPLAY_DEEP][6], round ? 0 : 10);
+		ck_assert_uint_eq(f->lat_violations, round ? 0 : 10);
+		free(rc);
+	}
+
+	setup_skl(&s);
+	add_gov(&s, "menu");
+	init_skl(&s);
+	rc = start(&s);
+	for (i = 0; i < 20; i++) {
+		struct idle_period p = period((u64)(i + 1) * 2 * MS, MS,
+					      TRACE_NO_TIMER, 3 * MS,
+					      WAKE_IRQ);
+
+		p.flags |= IP_QOS_KNOWN;
+		p.qos_latency_us = 0;
+		replay_cpu_feed(rc, &p);
+	}
+	replay_cpu_finish(rc);
+	m = &rc->g[0].sc;
+	ck_assert_uint_gt(m->selects, 0);
+	ck_assert_uint_eq(m->entries[0], m->selects);
+	ck_assert_uint_eq(m->lat_violations, 0);
+	free(rc);
+}
+END_TEST
+
+/*
  * Tick splitting: "fixed" returns C1 and keeps the tick; one 10 ms
  * period (IRQ, no timer), next tick 1 ms after entry, HZ 250.
  *   select 1 at 0:   dtick 1 ms -> tick wakeup after 1 ms
@@ -1137,6 +1210,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_miss_classes);
 	tcase_add_test(tc, test_bad_periods);
 	tcase_add_test(tc, test_oracle_whatif);
+	tcase_add_test(tc, test_recorded_latency);
 	tcase_add_test(tc, test_tick_split);
 	tcase_add_test(tc, test_tick_stop);
 	tcase_add_test(tc, test_loop_goes_on);

@@ -112,6 +112,7 @@ static void p_eq(const struct idle_period *a, const struct idle_period *b)
 	ck_assert_int_eq(a->state, b->state);
 	ck_assert_uint_eq(a->wake_cause, b->wake_cause);
 	ck_assert_uint_eq(a->flags, b->flags);
+	ck_assert_uint_eq(a->qos_latency_us, b->qos_latency_us);
 }
 
 /* Write @n periods per CPU on @ncpu CPUs, interleaved; blocks of @blk. */
@@ -598,9 +599,9 @@ START_TEST(test_header_errors)
 	write_trace(path, 2, 3, 0);
 	b = slurp(path, &len);
 
-	b[8] = 2;	/* version 2 */
-	expect_open_error(b, len, "bad.trace: offset 8: ", "version 2");
-	expect_open_error(b, len, "version 1", NULL);
+	b[8] = 3;	/* version 3 */
+	expect_open_error(b, len, "bad.trace: offset 8: ", "version 3");
+	expect_open_error(b, len, "versions 1 and 2", NULL);
 	b[8] = 1;
 
 	b[0] = 'X';
@@ -697,6 +698,111 @@ START_TEST(test_batch)
 			trace_reader_close(one);
 		}
 	trace_reader_close(r);
+}
+END_TEST
+
+/*
+ * Period i of @cpu with a PM QoS constraint: none known for the first
+ * quarter and the last eighth, else one that changes every 3 periods
+ * (0, 1, 2 000 000 000 us, or the CPU number), so that constraint
+ * records fall everywhere in the blocks.
+ */
+static void make_qos_period(uint32_t cpu, uint64_t i, uint64_t n,
+			    struct idle_period *p)
+{
+	static const uint32_t v[] = { 0, 1, 2000000000, UINT32_MAX };
+
+	make_period(cpu, i, p);
+	if (i < n / 4 || i >= n - n / 8)
+		return;
+	p->flags |= IP_QOS_KNOWN;
+	p->qos_latency_us = v[i / 3 % 4] == UINT32_MAX ? cpu : v[i / 3 % 4];
+}
+
+static void write_qos_trace(int ncpu, uint64_t n, uint32_t blk)
+{
+	struct trace_meta m;
+	struct trace_writer *w;
+	struct idle_period p;
+	struct idl_err err;
+	uint64_t i;
+	int c, bad = 0;
+
+	fill_meta(&m);
+	w = trace_writer_create(path, &m, &err);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(tf_writer_set_block_records(w, blk), 0);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < ncpu; c++) {
+			make_qos_period((uint32_t)c, i, n, &p);
+			bad |= trace_writer_add(w, &p, &err);
+		}
+	ck_assert_msg(bad == 0, "%s", err.msg);
+	ck_assert_int_eq(trace_writer_close(w, &err), 0);
+}
+
+/*
+ * Constraint records (version 2): each period reads back with the
+ * constraint it was written with, one at a time and in batches, for all
+ * CPUs and for one, whatever the block size (1: blocks holding a
+ * constraint record alone); they are not periods.  A trace without them
+ * stays version 1.
+ */
+START_TEST(test_qos_records)
+{
+	static const uint32_t blks[] = { 1, 5, 4096 };
+	const uint64_t n = 200;
+	struct idle_period p, want, b[16];
+	struct trace_reader *r;
+	struct idl_err err;
+	unsigned char *raw;
+	size_t len;
+	uint64_t i, seen, nth[3];
+	int k, cpu, got;
+
+	write_trace(path, 2, 10, 0);
+	raw = slurp(path, &len);
+	ck_assert_uint_eq(rd32(raw + 8), 1);
+	free(raw);
+	for (k = 0; k < 3; k++) {
+		write_qos_trace(3, n, blks[k]);
+		raw = slurp(path, &len);
+		ck_assert_uint_eq(rd32(raw + 8), 2);
+		free(raw);
+		r = trace_reader_open(path, &err);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_uint_eq(trace_reader_meta(r)->version, 2);
+		ck_assert_uint_eq(trace_reader_meta(r)->nr_periods, 3 * n);
+		for (cpu = -1; cpu < 3; cpu++) {
+			ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+			for (i = 0; cpu >= 0 && i < n; i++) {
+				make_qos_period((uint32_t)cpu, i, n, &want);
+				ck_assert_int_eq(trace_reader_next(r, cpu, &p,
+								   &err), 1);
+				p_eq(&p, &want);
+			}
+			if (cpu >= 0) {
+				ck_assert_int_eq(trace_reader_next(r, cpu, &p,
+								   &err), 0);
+				continue;
+			}
+			seen = 0;
+			memset(nth, 0, sizeof(nth));
+			while ((got = trace_reader_batch(r, -1, b, 16,
+							 &err)) > 0)
+				for (i = 0; i < (uint64_t)got; i++, seen++) {
+					ck_assert_uint_lt(b[i].cpu, 3);
+					make_qos_period(b[i].cpu,
+							nth[b[i].cpu]++, n,
+							&want);
+					p_eq(&b[i], &want);
+				}
+			ck_assert_int_eq(got, 0);
+			ck_assert_uint_eq(seen, 3 * n);
+			ck_assert_ptr_null(trace_reader_damage(r));
+		}
+		trace_reader_close(r);
+	}
 }
 END_TEST
 
@@ -830,6 +936,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_header_errors);
 	tcase_add_test(tc, test_filter_skips_blocks);
 	tcase_add_test(tc, test_batch);
+	tcase_add_test(tc, test_qos_records);
 	tcase_add_test(tc, test_meta_edges);
 	tcase_add_test(tc, test_big_streaming);
 	suite_add_tcase(s, tc);

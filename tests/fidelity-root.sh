@@ -1,8 +1,9 @@
 #!/bin/sh
 # Replay fidelity on fresh captures of this host (root, tracefs and a
 # cpuidle driver, else SKIP): under each governor the host offers and
-# idlelab has, four workloads (idle, a 1 ms periodic timer, random sleeps
-# of about 500 us, a pipe ping-pong every 200 us) are captured twice:
+# idlelab has, five workloads (idle, a 1 ms periodic timer, random sleeps
+# of about 500 us, a pipe ping-pong every 200 us, random sleeps with the
+# CPU latency QoS held at 0 for a third of the time) are captured:
 # by idlelab record, as plain tracefs text with a reduced event set (no
 # sched_switch) and, when perf works, as perf script text of the same
 # events, both imported with --governor.  Replaying each capture
@@ -54,7 +55,8 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # The reduced event set of a user's plain capture: no sched_switch.
-EVENTS="power/cpu_idle power/cpu_idle_miss timer/hrtimer_start
+EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
+	timer/hrtimer_start
 	timer/hrtimer_cancel timer/hrtimer_expire_entry timer/tick_stop
 	timer/timer_start timer/timer_cancel timer/timer_expire_entry
 	irq/irq_handler_entry irq/softirq_entry ipi/ipi_send_cpu
@@ -108,8 +110,19 @@ spec_of() {
 	echo "$s"
 }
 
+# qos_seen NAME TRACE: the qos workload's 0 us constraint is in the trace
+qos_seen() {
+	case $1 in qos-*) ;; *) return ;; esac
+	"$IDLELAB" info --format json "$2" 2>/dev/null | python3 -c '
+import json, sys
+q = json.load(sys.stdin)["stats"]["latency_req_recorded"]
+sys.exit(0 if q and q["periods"] > 0 and q["min_ns"] == 0 else 1)' ||
+		bad "$1: the 0 us PM QoS constraint is not in the trace"
+}
+
 # check NAME TRACE GOVERNOR: replay, read the agreement, assert.
 check() {
+	qos_seen "$1" "$2"
 	c_trace=$2 c_gov=$3
 	"$IDLELAB" replay -g "$3" --format json -o "$T/r.json" "$2" \
 		2>"$T/err" || { bad "$1: replay: $(cat "$T/err")"; return; }
@@ -166,7 +179,8 @@ capture() {
 run_workloads() {
 	gov=$1
 	ok=0
-	for w in "idle $D" "periodic 1000 $D" "random 500 $D" "pingpong 200 $D"; do
+	for w in "idle $D" "periodic 1000 $D" "random 500 $D" \
+		"pingpong 200 $D" "qos 500 $D"; do
 		name=${w%% *}-$gov
 		# on a machine busy with other work a CPU may never go idle in
 		# a short capture: up to 3 attempts, then the workload is

@@ -9,11 +9,16 @@
  *   idle-workload pingpong US DURATION      a byte bounced through two
  *                                           pipes between CPU 0 and 1,
  *                                           US apart
+ *   idle-workload qos US DURATION           random sleeps, with the CPU
+ *                                           latency QoS held at 0 in the
+ *                                           middle third (root)
  *
  * DURATION is in seconds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -81,6 +86,30 @@ static int random_sleeps(unsigned long long us, unsigned long long end)
 	return 0;
 }
 
+/*
+ * random_sleeps() with /dev/cpu_dma_latency held at 0 from a third of
+ * the time to two thirds: the governors must then choose a state of no
+ * exit latency.  The kernel drops the request when the file is closed,
+ * by us or at our exit.
+ */
+static int qos_sleeps(unsigned long long us, unsigned long long end)
+{
+	unsigned long long start = now_ns(), third = (end - start) / 3;
+	int32_t zero = 0;
+	int fd;
+
+	if (random_sleeps(us, start + third))
+		return 1;
+	fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, &zero, sizeof(zero)) != sizeof(zero)) {
+		perror("idle-workload: /dev/cpu_dma_latency");
+		return 1;
+	}
+	random_sleeps(us, start + 2 * third);
+	close(fd);
+	return random_sleeps(us, end);
+}
+
 static int pingpong(unsigned long long us, unsigned long long end)
 {
 	int to[2], from[2];
@@ -116,7 +145,7 @@ static int pingpong(unsigned long long us, unsigned long long end)
 static int usage(void)
 {
 	fprintf(stderr, "usage: idle-workload idle SECONDS\n"
-		"       idle-workload periodic|random|pingpong US SECONDS\n");
+		"       idle-workload periodic|random|pingpong|qos US SECONDS\n");
 	return 2;
 }
 
@@ -145,5 +174,7 @@ int main(int argc, char **argv)
 		return random_sleeps(us, end);
 	if (!strcmp(argv[1], "pingpong"))
 		return pingpong(us, end);
+	if (!strcmp(argv[1], "qos"))
+		return qos_sleeps(us, end);
 	return usage();
 }

@@ -272,6 +272,37 @@ grep -q "bad-field.txt:3: cpu_idle: bad state= value" "$T/err" ||
 "$IDLELAB" import --help | grep -q '^usage: idlelab import' || bad "--help"
 "$IDLELAB" import 2>/dev/null; [ $? -eq 2 ] || bad "usage error status"
 
+# menu-qos.txt: a real capture of a 2-vCPU haltpoll VM under menu while
+# cyclictest held /dev/cpu_dma_latency at 0 for ten 5 ms loops.  Its
+# pm_qos_update_target lines (ADD_REQ 2000000000 -> 2000000000 us,
+# UPDATE_REQ -> 0, REMOVE_REQ -> 2000000000) give the trace its
+# constraint at the start (the first prev_value) and each period entered
+# after the first of them its own.  Replaying menu with them chooses what
+# the kernel chose at every entry; without them (the lines dropped, or
+# --latency-req replacing them) menu goes deeper than POLL where the
+# kernel could not.
+same_pct() { "$IDLELAB" replay -g menu "$@" 2>/dev/null |
+	sed -n 's/^ *same state as recorded % *//p'; }
+imp "$FX/menu-qos.txt" -o "$T/q.idl" --machine vm-haltpoll --hz 250 \
+	--governor menu || bad "qos import: $(cat "$T/err")"
+expect "$T/q.idl" latency_req_ns 2000000000000
+expect "$T/q.idl" min_ns 0
+expect "$T/q.idl" max_ns 2000000000000
+[ "$("$IDLELAB" info "$T/q.idl" | sed -n 's/^format: *//p')" = "version 2" ] ||
+	bad "qos trace: not format version 2"
+[ "$(same_pct "$T/q.idl")" = "100.00" ] ||
+	bad "qos replay: $(same_pct "$T/q.idl")% same, expected 100.00"
+grep -v pm_qos_update_target "$FX/menu-qos.txt" >"$T/noq.txt"
+imp "$T/noq.txt" -o "$T/noq.idl" --machine vm-haltpoll --hz 250 \
+	--governor menu || bad "no-qos import: $(cat "$T/err")"
+[ "$("$IDLELAB" info "$T/noq.idl" | sed -n 's/^format: *//p')" = "version 1" ] ||
+	bad "trace without constraints: not format version 1"
+for args in "$T/noq.idl" "--latency-req 2000000000000 $T/q.idl"; do
+	p=$(same_pct $args)
+	[ "${p%%.*}" -lt 50 ] 2>/dev/null ||
+		bad "replay $args: $p% same without the recorded constraint"
+done
+
 # Recorded and imported traces of the same run agree (root + tracefs).
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
    "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 &&

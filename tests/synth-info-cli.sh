@@ -128,10 +128,10 @@ expect 2 "$IDLELAB" info "$tmp/text.trace"
 has "$tmp/err" "text.trace: offset 0: not an idlelab trace"
 expect 2 "$IDLELAB" info "$tmp/missing.trace"
 
-cp "$tmp/a.trace" "$tmp/v2.trace"
-printf '\002' | dd of="$tmp/v2.trace" bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 2 "$IDLELAB" info "$tmp/v2.trace"
-has "$tmp/err" "v2.trace: offset 8: trace format version 2 is not supported (this idlelab reads version 1)"
+cp "$tmp/a.trace" "$tmp/v3.trace"
+printf '\003' | dd of="$tmp/v3.trace" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 2 "$IDLELAB" info "$tmp/v3.trace"
+has "$tmp/err" "v3.trace: offset 8: trace format version 3 is not supported (this idlelab reads versions 1 and 2)"
 
 head -c 3000 "$tmp/a.trace" >"$tmp/hdr.trace"
 expect 2 "$IDLELAB" info "$tmp/hdr.trace"

@@ -39,6 +39,8 @@ static const struct {
 	{ "sched", "sched_wakeup", EV_SCHED_WAKEUP, { "target_cpu" } },
 	{ "sched", "sched_switch", EV_SCHED_SWITCH,
 	  { "prev_pid", "next_pid" } },
+	{ "power", "pm_qos_update_target", EV_PM_QOS_UPDATE,
+	  { "prev_value", "curr_value" } },
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
@@ -248,6 +250,10 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	case EV_SCHED_SWITCH:
 		e.sw.prev_pid = (int32_t)snum(f->f[0], r);
 		e.sw.next_pid = (int32_t)snum(f->f[1], r);
+		break;
+	case EV_PM_QOS_UPDATE:
+		e.qos.prev = (int32_t)snum(f->f[0], r);
+		e.qos.curr = (int32_t)snum(f->f[1], r);
 		break;
 	default:
 		decode_timer(d, f, r, &e);

@@ -28,6 +28,7 @@ enum ev_type {
 	EV_IPI_SEND_CPUMASK,		/* ipi:ipi_send_cpumask, one per target */
 	EV_SCHED_WAKEUP,		/* sched:sched_wakeup */
 	EV_SCHED_SWITCH,		/* sched:sched_switch */
+	EV_PM_QOS_UPDATE,		/* power:pm_qos_update_target */
 	EV_LOST,			/* the reader saw lost events */
 	EV_TYPE_COUNT
 };
@@ -121,6 +122,10 @@ struct raw_event {
 			int32_t prev_pid;
 			int32_t next_pid;
 		} sw;
+		struct {		/* CPU latency QoS, us */
+			int32_t prev;		/* constraint before */
+			int32_t curr;		/* and after */
+		} qos;
 		struct {
 			uint64_t count;
 		} lost;

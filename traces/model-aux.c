@@ -39,7 +39,7 @@ const char *ev_system(uint16_t type)
 		[EV_TIMER_EXPIRE_ENTRY] = "timer", [EV_TICK_STOP] = "timer",
 		[EV_IRQ_HANDLER_ENTRY] = "irq",	[EV_IPI_SEND_CPU] = "ipi",
 		[EV_IPI_SEND_CPUMASK] = "ipi",	[EV_SCHED_WAKEUP] = "sched",
-		[EV_SCHED_SWITCH] = "sched",
+		[EV_SCHED_SWITCH] = "sched",	[EV_PM_QOS_UPDATE] = "power",
 	};
 
 	return type < EV_TYPE_COUNT ? sys[type] : NULL;
@@ -100,6 +100,10 @@ void model_print_missing(const struct model_stats *st, FILE *f)
 	if (!n[EV_CPU_IDLE_MISS])
 		fprintf(f, "no cpu_idle_miss events: kernel above/below "
 			"flags absent (none happened, or not recorded)\n");
+	if (!n[EV_PM_QOS_UPDATE])
+		fprintf(f, "no pm_qos_update_target events: CPU latency "
+			"constraints (/dev/cpu_dma_latency) unknown, replay "
+			"assumes none unless given --latency-req\n");
 	if (!st->hz)
 		fprintf(f, "HZ unknown (give --hz): wheel timers and tick "
 			"phase unusable\n");
@@ -279,4 +283,6 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm)
 		wm->nr_cpus = st->max_cpu;
 	if (!wm->hz)
 		wm->hz = st->hz;
+	if (wm->latency_req_ns < 0 && st->qos_start_us >= 0)
+		wm->latency_req_ns = st->qos_start_us * 1000;
 }

@@ -208,6 +208,10 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		p.flags |= IP_TICK_STOPPED;
 	if (c->c.got_tick)
 		p.flags |= IP_GOT_TICK;
+	if (c->entry_qos_us >= 0) {
+		p.flags |= IP_QOS_KNOWN;
+		p.qos_latency_us = (uint32_t)c->entry_qos_us;
+	}
 	p.wake_cause = pick_cause(&c->c, &p.wake_detail);
 	/* "now" went back before a pending timer that had not fired by the
 	 * entry: only if a timer then ended the period (not one whose

@@ -92,6 +92,7 @@ struct cpu_state {
 	uint64_t	entry_ns, exit_ns;
 	int16_t		state;
 	uint8_t		flags;
+	int32_t		entry_qos_us;	/* constraint at entry, -1 unknown */
 	/* inputs at select time, snapshotted at entry */
 	int64_t		hr_min;		/* raw base ns, NONE */
 	int64_t		wheel_min;	/* jiffies, NONE */
@@ -131,6 +132,7 @@ struct model {
 		uint64_t	key;
 	}			sleeper[SLEEPER_SLOTS];
 	int64_t			tick_ns;	/* 0 while HZ unknown */
+	int32_t			qos_us;		/* CPU latency QoS, -1 unknown */
 	/* trace clock = CLOCK_MONOTONIC + off */
 	bool			off_valid;
 	int64_t			off_cur, off_prev;

@@ -45,6 +45,8 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 	set_hz(m, o->hz, false);
 	m->off_valid = o->clock_is_mono;
 	m->grid_phase = -1;
+	m->qos_us = -1;
+	m->st.qos_start_us = -1;
 	m->deadline = UINT64_MAX;
 	for (i = 0; i < MODEL_TIMER_SLOTS; i++) {
 		m->buckets[i] = NIL;
@@ -54,6 +56,7 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 	for (i = 0; i < TRACE_MAX_CPUS; i++) {
 		m->cpus[i].timers = NIL;
 		m->cpus[i].state = TRACE_STATE_UNKNOWN;
+		m->cpus[i].entry_qos_us = -1;
 	}
 	return m;
 }
@@ -327,6 +330,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 			c->sel_ts = (int64_t)c->now_ts;
 		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
 			   (int16_t)e->idle.state;
+		c->entry_qos_us = m->qos_us;
 		c->flags = 0;
 		memset(&c->c, 0, sizeof(c->c));
 		c->c.got_tick = c->tick_latch;
@@ -677,6 +681,23 @@ static bool before_select(const struct cpu_state *c, const struct raw_event *e)
 	}
 }
 
+/*
+ * The CPU latency QoS constraint changed (every CPU's: the per-device
+ * resume latency is not traced this way).  Periods entered from now on
+ * carry it; those before the first event are left to the trace's
+ * constraint, which was the event's prev_value.
+ */
+static void on_qos(struct model *m, const struct raw_event *e)
+{
+	if (e->qos.curr < 0 || e->qos.prev < 0)
+		return;
+	if (m->st.qos_start_us < 0)
+		m->st.qos_start_us = e->qos.prev;
+	if (e->qos.curr != e->qos.prev)
+		m->st.qos_changes++;
+	m->qos_us = e->qos.curr;
+}
+
 int model_feed(struct model *m, const struct raw_event *e,
 	       struct idl_err *err)
 {
@@ -749,6 +770,9 @@ int model_feed(struct model *m, const struct raw_event *e,
 	case EV_TICK_STOP:
 	case EV_SCHED_SWITCH:
 		return on_boundary(m, e, err);
+	case EV_PM_QOS_UPDATE:
+		on_qos(m, e);
+		break;
 	default:
 		break;
 	}

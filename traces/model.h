@@ -48,6 +48,9 @@ struct model_stats {
 	uint64_t	disordered;		/* periods dropped: out of order */
 	uint64_t	lost_events;		/* reported by the reader */
 	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
+	/* CPU latency QoS: at the start (-1: unknown), the changes */
+	int64_t		qos_start_us;
+	uint64_t	qos_changes;
 	uint64_t	before_from;		/* left out: before emit_from_ns */
 	uint64_t	too_long;		/* > TRACE_MAX_PERIOD_NS */
 	uint64_t	timer_table_full;	/* timers not tracked */

@@ -46,10 +46,30 @@ static const char *const rec_events[][2] = {
 	{ "timer", "tick_stop" }, { "irq", "irq_handler_entry" },
 	{ "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
 	{ "sched", "sched_wakeup" }, { "sched", "sched_switch" },
+	{ "power", "pm_qos_update_target" },
 };
 #define NR_REC_EVENTS	(sizeof(rec_events) / sizeof(rec_events[0]))
 
 static volatile sig_atomic_t rec_signalled;
+
+/*
+ * The CPU latency QoS constraint now, in ns (-1 if it cannot be read):
+ * the trace's constraint until the capture's pm_qos_update_target events
+ * change it.  While the file is open the kernel holds a request for it
+ * at the default value, which lowers no CPU's constraint.
+ */
+static int64_t cpu_latency_qos_ns(void)
+{
+	int fd = open("/dev/cpu_dma_latency", O_RDONLY | O_CLOEXEC);
+	int32_t us;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, &us, sizeof(us));
+	close(fd);
+	return n == (ssize_t)sizeof(us) && us >= 0 ? (int64_t)us * 1000 : -1;
+}
 
 static void on_signal(int sig)
 {
@@ -445,9 +465,7 @@ static void fill_meta(struct trace_meta *m, const struct rec *r)
 		 "recorded by idlelab record on %s, CPUs %s", u.nodename, buf);
 	m->hz = config_hz(u.release);
 	m->nr_cpus = (uint32_t)r->nr_cpus;
-	/* /dev/cpu_dma_latency is never opened: reading it places a QoS
-	 * request.  No read-only source of the current constraint. */
-	m->latency_req_ns = -1;
+	m->latency_req_ns = cpu_latency_qos_ns();
 }
 
 /*

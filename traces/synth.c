@@ -254,7 +254,7 @@ int synth_gen_next(struct synth_gen *g, struct idle_period *p)
 	p->state = TRACE_STATE_UNKNOWN;
 	p->flags = IP_SLEEP_EXACT | IP_TICK_EXACT |
 		   (tick <= wake ? IP_GOT_TICK : 0);
-	p->reserved = 0;
+	p->qos_latency_us = 0;
 	g->now = wake;
 	return 1;
 }

@@ -75,6 +75,7 @@ uint16_t text_event_by_name(const char *name, size_t len)
 		break;
 	case 20:
 		NAME_IS("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY);
+		NAME_IS("pm_qos_update_target", EV_PM_QOS_UPDATE);
 		break;
 	}
 	return EV_NONE;

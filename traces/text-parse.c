@@ -235,6 +235,9 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 	switch (e->type) {
 	case EV_TICK_STOP:
 		return get_i32(l, "success", &e->tick_stop.success);
+	case EV_PM_QOS_UPDATE:
+		return get_i32(l, "prev_value", &e->qos.prev) ||
+		       get_i32(l, "curr_value", &e->qos.curr) ? -1 : 0;
 	case EV_IRQ_HANDLER_ENTRY:
 		return get_i32(l, "irq", &e->irq.irq);
 	case EV_IPI_SEND_CPU:

@@ -60,7 +60,22 @@ static inline void rec_encode(uint8_t *b, const struct idle_period *p)
 	put32(b + 32, p->wake_detail);
 	put16(b + 36, (uint16_t)p->state);
 	b[38] = p->wake_cause;
-	b[39] = p->flags;
+	b[39] = p->flags & ~IP_QOS_KNOWN;
+}
+
+/*
+ * A latency-constraint record (version 2): from @ns on, the CPU's PM QoS
+ * constraint is @us (TF_QOS_UNKNOWN: not known).  A period record never
+ * has TF_REC_QOS in its flags.
+ */
+static inline void rec_encode_qos(uint8_t *b, uint64_t ns, uint32_t us)
+{
+	memset(b, 0, TF_REC_SIZE);
+	put64(b + 0, ns);
+	put64(b + 8, ns);
+	put32(b + 32, us);
+	put16(b + 36, (uint16_t)TRACE_STATE_UNKNOWN);
+	b[39] = TF_REC_QOS;
 }
 
 static inline void rec_decode(const uint8_t *b, uint32_t cpu,
@@ -79,7 +94,7 @@ static inline void rec_decode(const uint8_t *b, uint32_t cpu,
 	p->cpu = cpu;
 	memcpy(&p->wake_detail, b + 32, 4);
 	memcpy(&p->state, b + 36, 4);
-	p->reserved = 0;
+	p->qos_latency_us = 0;
 #else
 	p->entry_ns = get64(b + 0);
 	p->exit_ns = get64(b + 8);
@@ -90,7 +105,7 @@ static inline void rec_decode(const uint8_t *b, uint32_t cpu,
 	p->state = (int16_t)get16(b + 36);
 	p->wake_cause = b[38];
 	p->flags = b[39];
-	p->reserved = 0;
+	p->qos_latency_us = 0;
 #endif
 }
 

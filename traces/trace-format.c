@@ -36,7 +36,7 @@ void trace_meta_init(struct trace_meta *m)
 	int i;
 
 	memset(m, 0, sizeof(*m));
-	m->version = TRACE_FORMAT_VERSION;
+	m->version = TRACE_FORMAT_VERSION_V1;
 	m->latency_req_ns = -1;
 	for (i = 0; i < CSTATE_MAX; i++) {
 		m->table.states[i].power = NAN;
@@ -67,6 +67,7 @@ struct wcpu {
 	uint8_t		*buf;		/* TF_BLK_HDR + records */
 	uint32_t	n;
 	uint64_t	last_entry;
+	uint32_t	qos_us;		/* the last constraint written */
 };
 
 struct trace_writer {
@@ -75,6 +76,7 @@ struct trace_writer {
 	uint64_t	off;		/* end of data written so far */
 	uint32_t	block_records;
 	uint64_t	nr_blocks, nr_records;
+	uint64_t	nr_qos;		/* latency-constraint records */
 	uint64_t	min_entry, max_exit;
 	uint32_t	max_cpu;
 	bool		failed;
@@ -162,6 +164,7 @@ static struct wcpu *w_cpu(struct trace_writer *w, uint32_t cpu,
 		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 		return NULL;
 	}
+	c->qos_us = TF_QOS_UNKNOWN;
 	w->cpus[cpu] = c;
 	return c;
 }
@@ -195,7 +198,7 @@ struct trace_writer *trace_writer_create(const char *path,
 		return NULL;
 	}
 	w->meta = *meta;
-	w->meta.version = TRACE_FORMAT_VERSION;
+	w->meta.version = TRACE_FORMAT_VERSION_V1;
 	w->header_size = TF_HEADER_SIZE;
 	w->block_records = w_block_records(meta->nr_cpus);
 	w->min_entry = UINT64_MAX;
@@ -221,6 +224,24 @@ struct trace_writer *trace_writer_create(const char *path,
 	return w;
 }
 
+/* Before @p, a record of its CPU's latency constraint if it changed. */
+static int w_qos(struct trace_writer *w, struct wcpu *c,
+		 const struct idle_period *p, struct idl_err *err)
+{
+	uint32_t us = p->flags & IP_QOS_KNOWN ? p->qos_latency_us :
+		      TF_QOS_UNKNOWN;
+
+	if (us == c->qos_us)
+		return 0;
+	c->qos_us = us;
+	rec_encode_qos(c->buf + TF_BLK_HDR + (size_t)c->n * TF_REC_SIZE,
+		       p->entry_ns, us);
+	w->nr_qos++;
+	if (++c->n == w->block_records)
+		return w_flush_cpu(w, p->cpu, err);
+	return 0;
+}
+
 int trace_writer_add(struct trace_writer *w, const struct idle_period *p,
 		     struct idl_err *err)
 {
@@ -239,6 +260,8 @@ int trace_writer_add(struct trace_writer *w, const struct idle_period *p,
 				   " ns ends before it starts or is out of time order",
 				   p->cpu, p->entry_ns);
 	c->last_entry = p->entry_ns;
+	if (w_qos(w, c, p, err))
+		return -1;
 	rec_encode(c->buf + TF_BLK_HDR + (size_t)c->n * TF_REC_SIZE, p);
 	w->nr_records++;
 	if (p->entry_ns < w->min_entry)
@@ -305,12 +328,17 @@ int trace_writer_set_counters(struct trace_writer *w,
 	return 0;
 }
 
+static uint32_t w_version(const struct trace_writer *w)
+{
+	return w->nr_qos ? TRACE_FORMAT_VERSION : TRACE_FORMAT_VERSION_V1;
+}
+
 /* Counts the writer knows better than its caller. */
 static void w_fix_meta(struct trace_writer *w)
 {
 	struct trace_meta *m = &w->meta;
 
-	m->version = TRACE_FORMAT_VERSION;
+	m->version = w_version(w);
 	m->nr_periods = w->nr_records;
 	if (!w->nr_records)
 		return;
@@ -334,7 +362,7 @@ static int w_write_header(struct trace_writer *w, struct idl_err *err)
 			      hdr + TF_FIXED_HDR,
 			      w->header_size - TF_FIXED_HDR);
 	memcpy(hdr, TF_MAGIC, 8);
-	put32(hdr + 8, TRACE_FORMAT_VERSION);
+	put32(hdr + 8, w_version(w));
 	put32(hdr + 12, w->header_size);
 	put32(hdr + 16, (uint32_t)mlen);
 	put32(hdr + 20, idl_crc32(0, hdr + TF_FIXED_HDR, mlen));
@@ -357,7 +385,7 @@ static int w_write_end(struct trace_writer *w, struct idl_err *err)
 
 	blk_encode(b, &h);
 	put64(b + TF_BLK_HDR, w->nr_blocks);
-	put64(b + TF_BLK_HDR + 8, w->nr_records);
+	put64(b + TF_BLK_HDR + 8, w->nr_records + w->nr_qos);
 	put32(b + TF_BLK_CRC_OFF, blk_crc(b, b + TF_BLK_HDR, TF_END_LEN));
 	return w_write(w, b, sizeof(b), err);
 }

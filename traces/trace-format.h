@@ -16,6 +16,8 @@
 #define TF_HEADER_SIZE		4096	/* header + reserved metadata room */
 #define TF_MAX_HEADER		(1U << 20)	/* reader's sanity limit */
 #define TF_REC_SIZE		40	/* one encoded idle period */
+#define TF_REC_QOS		0x80	/* record flags: latency constraint */
+#define TF_QOS_UNKNOWN		UINT32_MAX	/* its value: not known */
 #define TF_BLK_HDR		24	/* block header */
 #define TF_BLK_CRC_OFF		20	/* CRC field in the block header */
 #define TF_BLK_MAGIC		0x4b4c4249U	/* "IBLK" little-endian */

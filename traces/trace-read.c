@@ -39,6 +39,8 @@ struct trace_reader {
 	bool		done;
 	/* per CPU: the last entry time read, to refuse time going back */
 	uint64_t	last_entry[TRACE_MAX_CPUS];
+	/* per CPU: its latency constraint (TF_QOS_UNKNOWN: the trace's) */
+	uint32_t	qos_us[TRACE_MAX_CPUS];
 	/* an error found by trace_reader_batch() after the periods it
 	 * returned: reported by the next call */
 	bool		err_pending;
@@ -92,11 +94,13 @@ static int r_header(struct trace_reader *r, struct idl_err *err)
 					 "file truncated inside the %d-byte header",
 					 TF_FIXED_HDR);
 	version = get32(h + 8);
-	if (version != TRACE_FORMAT_VERSION)
+	if (version != TRACE_FORMAT_VERSION &&
+	    version != TRACE_FORMAT_VERSION_V1)
 		return idl_err_at_offset(err, r->path, 8,
 					 "trace format version %" PRIu32
-					 " is not supported (this idlelab reads version %d)",
-					 version, TRACE_FORMAT_VERSION);
+					 " is not supported (this idlelab reads versions %d and %d)",
+					 version, TRACE_FORMAT_VERSION_V1,
+					 TRACE_FORMAT_VERSION);
 	if (get32(h + 28) != idl_crc32(0, h, 28))
 		return idl_err_at_offset(err, r->path, 28,
 					 "header checksum mismatch");
@@ -110,9 +114,8 @@ static int r_header(struct trace_reader *r, struct idl_err *err)
 	if (get32(h + 24) != TF_REC_SIZE)
 		return idl_err_at_offset(err, r->path, 24,
 					 "record size %" PRIu32
-					 " (version %d uses %d)",
-					 get32(h + 24), TRACE_FORMAT_VERSION,
-					 TF_REC_SIZE);
+					 " (version %" PRIu32 " uses %d)",
+					 get32(h + 24), version, TF_REC_SIZE);
 	if (r->size < TF_FIXED_HDR + (uint64_t)mlen)
 		return idl_err_at_offset(err, r->path, r->size,
 					 "file truncated inside the metadata (%" PRIu32
@@ -162,6 +165,7 @@ struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 		goto fail;
 	posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	r->off = r->header_size;
+	memset(r->qos_us, 0xff, sizeof(r->qos_us));
 	return r;
 fail:
 	trace_reader_close(r);
@@ -334,6 +338,26 @@ static int rec_check(struct trace_reader *r, const struct idle_period *p,
 	return 1;
 }
 
+/*
+ * After rec_decode(): a latency-constraint record (version 2) becomes the
+ * CPU's constraint and is not a period (false); a period gets the
+ * constraint in force.  Either must keep the CPU's time order.
+ */
+static inline bool rec_qos(struct trace_reader *r, struct idle_period *p)
+{
+	uint32_t *q = &r->qos_us[p->cpu];
+
+	if (__builtin_expect(p->flags & TF_REC_QOS, 0)) {
+		*q = p->wake_detail;
+		return false;
+	}
+	if (__builtin_expect(*q != TF_QOS_UNKNOWN, 0)) {
+		p->flags |= IP_QOS_KNOWN;
+		p->qos_latency_us = *q;
+	}
+	return true;
+}
+
 int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 		      struct idl_err *err)
 {
@@ -344,7 +368,10 @@ int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
 			rec_decode(r->buf + (size_t)r->pos * TF_REC_SIZE,
 				   r->cur_cpu, p);
 			r->pos++;
-			return rec_check(r, p, err);
+			ret = rec_check(r, p, err);
+			if (ret < 0 || rec_qos(r, p))
+				return ret;
+			continue;
 		}
 		r->pos = r->n = 0;
 		ret = r_next_block(r, cpu, err);
@@ -360,8 +387,8 @@ int trace_reader_next(struct trace_reader *r, int cpu, struct idle_period *p,
  * its error is returned by the next call, so that the records before it
  * are seen first, as one at a time.
  */
-int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
-		       int max, struct idl_err *err)
+static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
+		   int max, struct idl_err *err)
 {
 	int n = 0, ret;
 
@@ -383,12 +410,13 @@ int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
 
 		/* rec_check()'s tests first, without the call */
-		for (; n < max && pos < end; n++, pos++, b += TF_REC_SIZE) {
+		for (; n < max && pos < end; pos++, b += TF_REC_SIZE) {
 			rec_decode(b, c, &p[n]);
 			if (p[n].exit_ns < p[n].entry_ns ||
 			    p[n].entry_ns < last)
 				break;
 			last = p[n].entry_ns;
+			n += rec_qos(r, &p[n]);
 		}
 		r->pos = pos;
 		r->last_entry[c] = last;
@@ -403,8 +431,20 @@ int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 			r->err_pending = true;
 			break;
 		}
-		n++;
+		n += rec_qos(r, &p[n]);
 	}
+	return n;
+}
+
+int trace_reader_batch(struct trace_reader *r, int cpu, struct idle_period *p,
+		       int max, struct idl_err *err)
+{
+	int n;
+
+	/* a block may end in latency records only: then the next one */
+	do
+		n = r_batch(r, cpu, p, max, err);
+	while (!n && !r->done);
 	return n;
 }
 
@@ -417,6 +457,7 @@ int trace_reader_rewind(struct trace_reader *r, struct idl_err *err)
 	r->blocks_seen = r->records_seen = 0;
 	r->done = false;
 	memset(r->last_entry, 0, sizeof(r->last_entry));
+	memset(r->qos_us, 0xff, sizeof(r->qos_us));
 	memset(&r->dmg, 0, sizeof(r->dmg));
 	r->dmg_msg[0] = '\0';
 	return 0;

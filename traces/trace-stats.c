@@ -37,6 +37,12 @@ static void account(struct trace_stats *s, const struct idle_period *p)
 	s->got_tick += !!(p->flags & IP_GOT_TICK);
 	s->miss_above += !!(p->flags & IP_MISS_ABOVE);
 	s->miss_below += !!(p->flags & IP_MISS_BELOW);
+	if (p->flags & IP_QOS_KNOWN) {
+		if (!s->qos_periods++ || p->qos_latency_us < s->qos_min_us)
+			s->qos_min_us = p->qos_latency_us;
+		if (p->qos_latency_us > s->qos_max_us)
+			s->qos_max_us = p->qos_latency_us;
+	}
 	s->cpu_periods[p->cpu]++;
 	s->cpu_idle_ns[p->cpu] += d;
 	if (p->state >= 0 && p->state < CSTATE_MAX) {

@@ -22,6 +22,9 @@ struct trace_stats {
 	uint64_t	exact, no_timer, tick_stopped, got_tick;
 	uint64_t	exact_timer;	/* exact, and a timer (not no_timer) */
 	uint64_t	miss_above, miss_below;
+	/* periods that carry their PM QoS constraint, its range */
+	uint64_t	qos_periods;
+	uint32_t	qos_min_us, qos_max_us;
 	uint64_t	cpu_periods[TRACE_MAX_CPUS];
 	uint64_t	cpu_idle_ns[TRACE_MAX_CPUS];
 	/* per CPU and entered state, for the check against the counters */

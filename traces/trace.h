@@ -44,6 +44,9 @@ enum wake_cause {
 #define IP_MISS_BELOW	(1U << 4)	/* kernel's cpu_idle_miss: below */
 #define IP_TICK_EXACT	(1U << 5)	/* delta_tick known from tick events */
 #define IP_POLL_LIMIT	(1U << 6)	/* poll state ended on its time limit */
+/* qos_latency_us holds the CPU's PM QoS latency constraint at entry;
+ * without it the trace's (trace_meta.latency_req_ns) applies */
+#define IP_QOS_KNOWN	(1U << 7)
 
 /*
  * One idle period on one CPU, fixed size.  Times are in ns of the trace
@@ -59,7 +62,8 @@ struct idle_period {
 	int16_t		state;		/* entered state, TRACE_STATE_UNKNOWN */
 	uint8_t		wake_cause;	/* enum wake_cause */
 	uint8_t		flags;		/* IP_* */
-	uint32_t	reserved;
+	/* kernel cpuidle_governor_latency_req() / 1000 (IP_QOS_KNOWN) */
+	uint32_t	qos_latency_us;
 };
 
 struct trace_meta {
@@ -158,7 +162,10 @@ const char *wake_cause_name(enum wake_cause c);
  * Additions (helper "traceformat"): format constants, metadata defaults,
  * structured damage information and the CRC32 used by the format.
  */
-#define TRACE_FORMAT_VERSION	1
+/* Version 2 is version 1 with latency-constraint records; a writer
+ * writes 1 when it has none, so that older readers still read it. */
+#define TRACE_FORMAT_VERSION	2
+#define TRACE_FORMAT_VERSION_V1	1
 
 /* Zero @m and set the "unknown" values (latency -1, power NAN, ...). */
 void trace_meta_init(struct trace_meta *m);
