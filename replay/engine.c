@@ -135,6 +135,7 @@ struct period_ctx {
 	unsigned int parts;		/* recorded parts (rc->part[]) */
 	s64	dur, tick0;
 	s64	latency_req;		/* at its entry */
+	bool	own_latency;		/* a recorded one, not the setup's */
 	unsigned int cut;
 	int	cause;			/* the workload's wake cause */
 	bool	sleep_exact, tick_exact, explain;
@@ -145,17 +146,16 @@ struct period_ctx {
  * interval of the time left is the period's own at the first select.
  * Returns the oracle's state.
  */
-static unsigned int score_seg(const struct replay_setup *s,
-			      struct replay_gov_cpu *g,
-			      const struct period_ctx *pc, s64 remain,
-			      unsigned int idx, s64 seg, unsigned int tcause,
-			      unsigned int miss)
+static __always_inline unsigned int
+score_seg(const struct replay_setup *s, struct replay_gov_cpu *g,
+	  const struct period_ctx *pc, s64 remain, unsigned int idx, s64 seg,
+	  unsigned int tcause, unsigned int miss)
 {
 	unsigned int j;
 
 	g->sc.residency_ns[idx] += (u64)seg;
 	/* (rare) a recorded constraint: not in the setup's tallies */
-	if (__builtin_expect(pc->latency_req != s->latency_req, 0))
+	if (__builtin_expect(pc->own_latency, 0))
 		return (unsigned int)replay_score_one(&g->sc, s, remain,
 						      (int)tcause, (int)miss,
 						      (int)idx,
@@ -405,6 +405,15 @@ static void count_recorded(struct replay_workload *wl, int state, u8 flags)
 		wl->kernel_below++;
 }
 
+/* Does @p have a recorded constraint that replaces the setup's? */
+static bool own_latency(const struct replay_setup *s,
+			const struct idle_period *p, struct period_ctx *pc)
+{
+	pc->latency_req = replay_latency_req(s, p);
+	pc->own_latency = pc->latency_req != s->latency_req;
+	return pc->own_latency;
+}
+
 /*
  * The governor-independent part of a workload period @p made of @parts
  * recorded parts (rc->part[]; the first part's state and flags are
@@ -421,8 +430,8 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	unsigned int k;
 
 	pc->p = p;
-	pc->latency_req = replay_latency_req(s, p);
-	wl->qos_periods += pc->latency_req != s->latency_req;
+	pc->latency_req = s->latency_req;
+	pc->own_latency = false;
 	pc->parts = parts;
 	pc->cause = p->wake_cause < WAKE_CAUSE_COUNT ? p->wake_cause : 0;
 	pc->dur = (s64)(p->exit_ns - p->entry_ns);
@@ -432,7 +441,9 @@ static __always_inline void period_begin(struct replay_cpu *rc,
 	pc->explain = explain && in_window(rc, p);
 	/* (IP_SLEEP_EXACT is bit 0) */
 	pc->sleep_exact = p->flags & IP_SLEEP_EXACT;
-	if (__builtin_expect(pc->latency_req != s->latency_req, 0)) {
+	if (__builtin_expect(p->flags & IP_QOS_KNOWN, 0) &&
+	    own_latency(s, p, pc)) {
+		wl->qos_periods++;
 		replay_workload_one(wl, s, pc->dur, pc->cause, pc->sleep_exact,
 				    pc->tick_exact, pc->latency_req);
 	} else {

@@ -68,6 +68,7 @@ struct wcpu {
 	uint32_t	n;
 	uint64_t	last_entry;
 	uint32_t	qos_us;		/* the last constraint written */
+	bool		has_qos;	/* a constraint record in buf */
 };
 
 struct trace_writer {
@@ -138,11 +139,12 @@ static int w_flush_cpu(struct trace_writer *w, uint32_t cpu,
 {
 	struct wcpu *c = w->cpus[cpu];
 	struct blk_hdr h = { TF_BLK_MAGIC, cpu, c->n, c->n * TF_REC_SIZE,
-			     0, 0 };
+			     c->has_qos ? TF_BLK_QOS : 0, 0 };
 	size_t len = TF_BLK_HDR + (size_t)h.len;
 
 	if (!c->n)
 		return 0;
+	c->has_qos = false;
 	blk_encode(c->buf, &h);
 	h.crc = blk_crc(c->buf, c->buf + TF_BLK_HDR, h.len);
 	put32(c->buf + TF_BLK_CRC_OFF, h.crc);
@@ -236,6 +238,7 @@ static int w_qos(struct trace_writer *w, struct wcpu *c,
 	c->qos_us = us;
 	rec_encode_qos(c->buf + TF_BLK_HDR + (size_t)c->n * TF_REC_SIZE,
 		       p->entry_ns, us);
+	c->has_qos = true;
 	w->nr_qos++;
 	if (++c->n == w->block_records)
 		return w_flush_cpu(w, p->cpu, err);

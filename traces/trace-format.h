@@ -18,6 +18,7 @@
 #define TF_REC_SIZE		40	/* one encoded idle period */
 #define TF_REC_QOS		0x80	/* record flags: latency constraint */
 #define TF_QOS_UNKNOWN		UINT32_MAX	/* its value: not known */
+#define TF_BLK_QOS		0x1	/* block flags: holds such records */
 #define TF_BLK_HDR		24	/* block header */
 #define TF_BLK_CRC_OFF		20	/* CRC field in the block header */
 #define TF_BLK_MAGIC		0x4b4c4249U	/* "IBLK" little-endian */

@@ -34,6 +34,7 @@ struct trace_reader {
 	uint8_t		*buf;
 	size_t		buf_cap;
 	uint32_t	pos, n, cur_cpu;
+	bool		cur_qos;	/* the block holds constraint records */
 	uint64_t	cur_payload;	/* file offset of the current records */
 	uint64_t	blocks_seen, records_seen;
 	bool		done;
@@ -308,6 +309,7 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 		r->blocks_seen++;
 		r->records_seen += h.count;
 		r->cur_cpu = h.cpu;
+		r->cur_qos = h.flags & TF_BLK_QOS;
 		r->n = h.count;
 		r->pos = 0;
 		return 1;
@@ -406,19 +408,42 @@ static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		/* in locals: the stores to p[] could be to them for all the
 		 * compiler knows */
 		uint32_t pos = r->pos, end = r->n, c = r->cur_cpu;
+		uint32_t q = r->qos_us[c];
 		uint64_t last = r->last_entry[c];
 		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
+		bool plain = !r->cur_qos && q == TF_QOS_UNKNOWN;
 
-		/* rec_check()'s tests first, without the call */
+		/* rec_check()'s tests first, without the call; a block of
+		 * periods alone, no constraint known: nothing else (a stray
+		 * TF_REC_QOS bit is not taken for IP_QOS_KNOWN) */
+		for (; plain && n < max && pos < end;
+		     n++, pos++, b += TF_REC_SIZE) {
+			rec_decode(b, c, &p[n]);
+			p[n].flags &= ~IP_QOS_KNOWN;
+			if (p[n].exit_ns < p[n].entry_ns ||
+			    p[n].entry_ns < last)
+				break;
+			last = p[n].entry_ns;
+		}
+		/* the same with rec_qos()'s, where constraints are known */
 		for (; n < max && pos < end; pos++, b += TF_REC_SIZE) {
 			rec_decode(b, c, &p[n]);
 			if (p[n].exit_ns < p[n].entry_ns ||
 			    p[n].entry_ns < last)
 				break;
 			last = p[n].entry_ns;
-			n += rec_qos(r, &p[n]);
+			if (__builtin_expect(p[n].flags & TF_REC_QOS, 0)) {
+				q = p[n].wake_detail;
+				continue;
+			}
+			if (__builtin_expect(q != TF_QOS_UNKNOWN, 0)) {
+				p[n].flags |= IP_QOS_KNOWN;
+				p[n].qos_latency_us = q;
+			}
+			n++;
 		}
 		r->pos = pos;
+		r->qos_us[c] = q;
 		r->last_entry[c] = last;
 		if (n == max || pos == end)
 			break;
