@@ -21,6 +21,7 @@ struct pingpong {
 	unsigned int	cpu_a, cpu_b;
 	uint64_t	deadline, gap_ns, rounds, elapsed;
 	int		error;
+	int		pin_error[2];	/* each thread's, if it cannot pin */
 	struct hist	h;
 };
 
@@ -49,7 +50,13 @@ static void *pingpong_echo(void *arg)
 	struct pingpong *pp = arg;
 	char c;
 
-	pin_self(pp->cpu_b);
+	if (pin_self(pp->cpu_b)) {
+		pp->pin_error[1] = errno;
+		/* the driver's read then ends */
+		close(pp->ba[1]);
+		pp->ba[1] = -1;
+		return NULL;
+	}
 	for (;;) {
 		if (xfer(pp->ab[0], &c, false) || c == 'q')
 			break;
@@ -66,8 +73,10 @@ static void *pingpong_drive(void *arg)
 	struct timespec gap;
 	char c = 'p';
 
-	if (pin_self(pp->cpu_a))
-		pp->error = errno;
+	if (pin_self(pp->cpu_a)) {
+		pp->pin_error[0] = errno;
+		return NULL;
+	}
 	bench_ns_to_ts(pp->gap_ns, &gap);
 	while (!bench_stop && (t0 = idl_mono_ns()) < pp->deadline) {
 		if (xfer(pp->ab[1], &c, true) || xfer(pp->ba[0], &c, false)) {
@@ -92,7 +101,7 @@ static int pingpong_run(const struct bench_args *a, struct bench_result *r,
 	struct pingpong *pp;
 	pthread_t ta, tb;
 	double cpu_a, cpu_b, gap;
-	int rc = -1;
+	int rc = -1, k;
 
 	err->status = 0;
 	cpu_a = bench_opt_num(a, "cpu-a", err);
@@ -103,6 +112,7 @@ static int pingpong_run(const struct bench_args *a, struct bench_result *r,
 	pp = calloc(1, sizeof(*pp));
 	if (!pp)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
+	pp->ab[0] = pp->ab[1] = pp->ba[0] = pp->ba[1] = -1;
 	hist_init(&pp->h);
 	pp->cpu_a = (unsigned int)cpu_a;
 	pp->cpu_b = (unsigned int)cpu_b;
@@ -116,22 +126,29 @@ static int pingpong_run(const struct bench_args *a, struct bench_result *r,
 	pthread_create(&tb, NULL, pingpong_echo, pp);
 	pthread_create(&ta, NULL, pingpong_drive, pp);
 	pthread_join(ta, NULL);
+	close(pp->ab[1]);	/* ends the echo thread's read, if it waits */
+	pp->ab[1] = -1;
 	pthread_join(tb, NULL);
-	if (pp->error == EINVAL) {
-		idl_err_set(err, IDL_EXIT_BADINPUT,
-			    "pingpong: cannot pin to CPU %u or %u",
-			    pp->cpu_a, pp->cpu_b);
-		goto out;
-	}
+	for (k = 0; k < 2; k++)
+		if (pp->pin_error[k]) {
+			idl_err_set(err, IDL_EXIT_BADINPUT, "pingpong: cannot "
+				    "pin the thread that %s to CPU %u: %s",
+				    k ? "echoes" : "measures",
+				    k ? pp->cpu_b : pp->cpu_a,
+				    strerror(pp->pin_error[k]));
+			goto out;
+		}
 	bench_add_percentiles(r, "rtt", "", &pp->h);
 	bench_add(r, "ops/s", "", "ops/s", true,
 		  pp->elapsed ? pp->rounds * 1e9 / (double)pp->elapsed : 0);
 	rc = 0;
 out:
-	close(pp->ab[0]);
-	close(pp->ab[1]);
-	close(pp->ba[0]);
-	close(pp->ba[1]);
+	for (k = 0; k < 2; k++) {
+		if (pp->ab[k] >= 0)
+			close(pp->ab[k]);
+		if (pp->ba[k] >= 0)
+			close(pp->ba[k]);
+	}
 	free(pp);
 	return rc;
 }
@@ -140,7 +157,7 @@ const struct bench_def bench_def_pingpong = {
 	.name = "pingpong",
 	.summary = "pipe ping-pong between two pinned CPUs: round trip",
 	.opts = (const struct bench_opt[]){
-		{ "cpu-a", "0", "CPU of the thread that measures" },
+		{ "cpu-a", BENCH_DFL_CPU0, "CPU of the thread that measures" },
 		{ "cpu-b", BENCH_DFL_CPU1, "CPU of the thread that echoes" },
 		{ "gap", "0", "pause between round trips, us" },
 		{ NULL }

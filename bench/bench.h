@@ -69,7 +69,10 @@ struct bench_opt {
 
 /* Defaults that depend on the machine a run is on. */
 #define BENCH_DFL_CPUS	"$cpus"	/* the number of CPUs */
-#define BENCH_DFL_CPU1	"$cpu1"	/* CPU 1, or 0 on a single CPU */
+/* the first and second CPU idlelab may run on (offline CPUs, and those
+ * outside its affinity, are not); the second is the first on one CPU */
+#define BENCH_DFL_CPU0	"$cpu0"
+#define BENCH_DFL_CPU1	"$cpu1"
 
 /* A benchmark, defined as bench_def_NAME in bench/bench-NAME.c. */
 struct bench_def {

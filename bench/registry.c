@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <float.h>
 #include <stdio.h>
 #include <math.h>
@@ -115,9 +116,35 @@ static unsigned int nr_cpus_dfl(unsigned int nr_cpus)
 	return nr_cpus;
 }
 
+/* The @k-th CPU (from 0) this process may run on, else the last of
+ * them; 0 if the affinity cannot be read. */
+static unsigned int allowed_cpu(int k)
+{
+	cpu_set_t set;
+	unsigned int cpu, found = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		found = cpu;
+		if (!k--)
+			break;
+	}
+	return found;
+}
+
+static unsigned int cpu0_dfl(unsigned int nr_cpus)
+{
+	(void)nr_cpus;
+	return allowed_cpu(0);
+}
+
 static unsigned int cpu1_dfl(unsigned int nr_cpus)
 {
-	return nr_cpus > 1 ? 1 : 0;
+	(void)nr_cpus;
+	return allowed_cpu(1);
 }
 
 /*
@@ -129,7 +156,9 @@ static const struct {
 	unsigned int	(*value)(unsigned int nr_cpus);
 } machine_dfl[] = {
 	{ BENCH_DFL_CPUS, "number of CPUs", nr_cpus_dfl },
-	{ BENCH_DFL_CPU1, "1, or 0 on one CPU", cpu1_dfl },
+	{ BENCH_DFL_CPU0, "first CPU idlelab may run on", cpu0_dfl },
+	{ BENCH_DFL_CPU1, "second CPU idlelab may run on, or the first",
+	  cpu1_dfl },
 };
 
 #define NR_MACHINE_DFL	(sizeof(machine_dfl) / sizeof(machine_dfl[0]))

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -681,21 +682,42 @@ START_TEST(test_opts)
 	const struct bench_def *const *d;
 	const struct bench_opt *o;
 	struct bench_args a = { .def = bench_find_def("pingpong"),
-				.opts = "gap=5:cpu-a=1", .nr_cpus = 4 };
+				.opts = "gap=5:cpu-b=1", .nr_cpus = 4 };
 	struct idl_err err = { 0 };
+	cpu_set_t all, one;
+	int first = -1, second = -1, c;
 	char buf[32];
 
-	ck_assert_double_eq(bench_opt_num(&a, "cpu-a", &err), 1);
-	ck_assert_double_eq(bench_opt_num(&a, "gap", &err), 5);
-	/* defaults come from the definition, machine ones from the run */
 	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err), 1);
-	a.nr_cpus = 1;
-	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err), 0);
+	ck_assert_double_eq(bench_opt_num(&a, "gap", &err), 5);
+	/* defaults come from the definition, machine ones from the run:
+	 * the CPUs this process may run on */
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			if (first < 0)
+				first = c;
+			else if (second < 0)
+				second = c;
+		}
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-a", &err), first);
+	a.opts = "";
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err),
+			    second < 0 ? first : second);
+	CPU_ZERO(&one);
+	CPU_SET(second < 0 ? first : second, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-a", &err),
+			    second < 0 ? first : second);
+	ck_assert_double_eq(bench_opt_num(&a, "cpu-b", &err),
+			    second < 0 ? first : second);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(all), &all), 0);
 	ck_assert_int_eq(bench_opt_str(&a, "nope", buf, sizeof(buf), &err),
 			 -1);
 	ck_assert(strstr(err.msg, "option 'nope' not declared") != NULL);
 	a.def = bench_find_def("wakeup");
 	a.opts = "mode=cond";
+	a.nr_cpus = 1;
 	ck_assert_int_eq(bench_opt_str(&a, "mode", buf, sizeof(buf), &err),
 			 0);
 	ck_assert_str_eq(buf, "cond");
@@ -768,6 +790,19 @@ START_TEST(test_builtins_run)
 			 0);
 	ck_assert_double_gt(metric(&r, "ops/s", ""), 100);
 	ck_assert(metric(&r, "rtt-p50", "") <= metric(&r, "rtt-p99", ""));
+	/* a CPU it cannot run on: refused, whichever thread it is for */
+	memset(&r, 0, sizeof(r));
+	a.opts = "cpu-b=1023";
+	ck_assert_int_eq(bench_run(bench_find_def("pingpong"), &a, &r, &err),
+			 -1);
+	ck_assert_int_eq(err.status, IDL_EXIT_BADINPUT);
+	ck_assert_msg(strstr(err.msg, "thread that echoes to CPU 1023"),
+		      "%s", err.msg);
+	a.opts = "cpu-a=1023";
+	ck_assert_int_eq(bench_run(bench_find_def("pingpong"), &a, &r, &err),
+			 -1);
+	ck_assert_msg(strstr(err.msg, "thread that measures to CPU 1023"),
+		      "%s", err.msg);
 	memset(&r, 0, sizeof(r));
 	a.opts = "rates=100/200";
 	ck_assert_int_eq(bench_run(bench_find_def("timer"), &a, &r, &err), 0);

@@ -320,6 +320,10 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
 		sed -n '/"stats"/,/"counters"/p' | sed '$d' >"$T/2"
 	cmp -s "$T/1" "$T/2" || { bad "record and import of --raw differ";
 		diff "$T/1" "$T/2" | head; }
+	# and the constraint record read from /dev/cpu_dma_latency
+	l=$(jv "$T/rec.idl" latency_req_ns)
+	[ "${l:--1}" -ge 0 ] && [ "$(jv "$T/imp.idl" latency_req_ns)" = "$l" ] ||
+		bad "latency_req_ns: recorded '$l', imported '$(jv "$T/imp.idl" latency_req_ns)'"
     fi
 else
 	echo "record/import comparison skipped (needs root, tracefs, cpuidle)"

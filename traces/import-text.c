@@ -30,7 +30,8 @@ struct scan_part {
 	uint32_t		max_cpu;
 	/* stated by the file: the last statement counts */
 	uint32_t		nr_cpus, hz_stated;
-	bool			cpus_set, hz_set;
+	bool			cpus_set, hz_set, latency_set;
+	int64_t			latency_req_ns;
 	char			clock[32], kernel[128];
 	uint64_t		overwritten;	/* by the ring buffer */
 	/* each CPU's earliest event time + 1 (0: none) */
@@ -99,6 +100,18 @@ static int raw_header(const char *s, struct scan_part *p)
 	}
 	if ((v = strstr(s, "kernel=")))
 		sscanf(v, "kernel=%127s", p->kernel);
+	if ((v = strstr(s, "latency_req_ns="))) {
+		long long ns;
+
+		v += strlen("latency_req_ns=");
+		errno = 0;
+		ns = strtoll(v, &end, 10);
+		if (end == v || errno || ns < -1 ||
+		    (*end && !isspace((unsigned char)*end)))
+			return -1;
+		p->latency_req_ns = ns;	/* record writes -1: unknown */
+		p->latency_set = ns >= 0;
+	}
 	return 0;
 }
 
@@ -238,6 +251,10 @@ static void scan_merge(struct scan_part *a, const struct scan_part *b)
 		memcpy(a->clock, b->clock, sizeof(a->clock));
 	if (b->kernel[0])
 		memcpy(a->kernel, b->kernel, sizeof(a->kernel));
+	if (b->latency_set) {
+		a->latency_req_ns = b->latency_req_ns;
+		a->latency_set = true;
+	}
 }
 
 static int scan_take(void *ctx, struct text_chunk *c, struct idl_err *err)
@@ -278,6 +295,8 @@ static void scan_result(const struct scan_part *p, struct import_scan *s)
 	}
 	memcpy(s->clock, p->clock, sizeof(s->clock));
 	memcpy(s->kernel, p->kernel, sizeof(s->kernel));
+	s->latency_set = p->latency_set;
+	s->latency_req_ns = p->latency_req_ns;
 	s->overwritten = p->overwritten;
 	/* an overwritten buffer keeps less time of the busier CPUs: the
 	 * periods before all CPUs' records begin lack their events */

@@ -132,6 +132,8 @@ static void fill_meta(struct trace_meta *meta, const struct import_opts *o,
 	snprintf(meta->kernel, sizeof(meta->kernel), "%s", sc->kernel);
 	meta->hz = o->hz ? o->hz : sc->hz;
 	meta->nr_cpus = sc->nr_cpus;
+	if (sc->latency_set)
+		meta->latency_req_ns = sc->latency_req_ns;
 	if (o->gov) {
 		snprintf(meta->governor, sizeof(meta->governor), "%s",
 			 o->gov->ops->name);

@@ -26,6 +26,10 @@ struct import_scan {
 	uint32_t	nr_cpus;	/* "cpus=N" or highest CPU + 1 */
 	char		clock[32];	/* trace clock if the file says */
 	char		kernel[128];	/* uname -r if the file says */
+	/* the CPU latency QoS at the start, if the file says (record
+	 * --raw); else the first pm_qos_update_target tells it */
+	bool		latency_set;
+	int64_t		latency_req_ns;
 	uint64_t	overwritten;	/* events the ring buffer overwrote */
 	uint64_t	complete_from;	/* then: when every CPU's record has
 					 * begun (0: from the start) */

@@ -638,7 +638,8 @@ static int open_raw(struct rec *r, const struct trace_meta *m,
 				   strerror(errno));
 	}
 	fprintf(r->raw, "# tracer: nop\n# idlelab-raw: clock=%s hz=%u "
-		"kernel=%s\n", m->clock, m->hz, m->kernel);
+		"latency_req_ns=%lld kernel=%s\n", m->clock, m->hz,
+		(long long)m->latency_req_ns, m->kernel);
 	return 0;
 }
 
