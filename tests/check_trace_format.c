@@ -115,8 +115,20 @@ static void p_eq(const struct idle_period *a, const struct idle_period *b)
 	ck_assert_uint_eq(a->qos_latency_us, b->qos_latency_us);
 }
 
-/* Write @n periods per CPU on @ncpu CPUs, interleaved; blocks of @blk. */
-static void write_trace(const char *file, int ncpu, uint64_t n, uint32_t blk)
+typedef void (*make_fn)(uint32_t cpu, uint64_t i, uint64_t n,
+			struct idle_period *p);
+
+static void make_plain(uint32_t cpu, uint64_t i, uint64_t n,
+		       struct idle_period *p)
+{
+	(void)n;
+	make_period(cpu, i, p);
+}
+
+/* Write @n periods per CPU on @ncpu CPUs made by @make, interleaved;
+ * blocks of @blk. */
+static void write_made(const char *file, int ncpu, uint64_t n, uint32_t blk,
+		       make_fn make)
 {
 	struct trace_meta m;
 	struct trace_writer *w;
@@ -133,11 +145,16 @@ static void write_trace(const char *file, int ncpu, uint64_t n, uint32_t blk)
 	/* No ck_assert in hot loops: each one writes to Check's pipe. */
 	for (i = 0; i < n; i++)
 		for (c = ncpu - 1; c >= 0; c--) {
-			make_period((uint32_t)c, i, &p);
+			make((uint32_t)c, i, n, &p);
 			bad |= trace_writer_add(w, &p, &err);
 		}
 	ck_assert_msg(bad == 0, "%s", err.msg);
 	ck_assert_msg(trace_writer_close(w, &err) == 0, "%s", err.msg);
+}
+
+static void write_trace(const char *file, int ncpu, uint64_t n, uint32_t blk)
+{
+	write_made(file, ncpu, n, blk, make_plain);
 }
 
 START_TEST(test_crc32)
@@ -719,28 +736,6 @@ static void make_qos_period(uint32_t cpu, uint64_t i, uint64_t n,
 	p->qos_latency_us = v[i / 3 % 4] == UINT32_MAX ? cpu : v[i / 3 % 4];
 }
 
-static void write_qos_trace(int ncpu, uint64_t n, uint32_t blk)
-{
-	struct trace_meta m;
-	struct trace_writer *w;
-	struct idle_period p;
-	struct idl_err err;
-	uint64_t i;
-	int c, bad = 0;
-
-	fill_meta(&m);
-	w = trace_writer_create(path, &m, &err);
-	ck_assert_ptr_nonnull(w);
-	ck_assert_int_eq(tf_writer_set_block_records(w, blk), 0);
-	for (i = 0; i < n; i++)
-		for (c = 0; c < ncpu; c++) {
-			make_qos_period((uint32_t)c, i, n, &p);
-			bad |= trace_writer_add(w, &p, &err);
-		}
-	ck_assert_msg(bad == 0, "%s", err.msg);
-	ck_assert_int_eq(trace_writer_close(w, &err), 0);
-}
-
 /*
  * Constraint records (version 2): each period reads back with the
  * constraint it was written with, one at a time and in batches, for all
@@ -765,7 +760,7 @@ START_TEST(test_qos_records)
 	ck_assert_uint_eq(rd32(raw + 8), 1);
 	free(raw);
 	for (k = 0; k < 3; k++) {
-		write_qos_trace(3, n, blks[k]);
+		write_made(path, 3, n, blks[k], make_qos_period);
 		raw = slurp(path, &len);
 		ck_assert_uint_eq(rd32(raw + 8), 2);
 		free(raw);
