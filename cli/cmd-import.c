@@ -191,6 +191,11 @@ static void summary(const char *in, const struct import_summary *s)
 			"with the tick overdue (re-armed unseen) %llu\n",
 			(unsigned long long)st->ended_sleeps,
 			(unsigned long long)st->lost_ticks);
+	if (st->qos_start_us >= 0)
+		fprintf(stderr, "CPU latency constraint (PM QoS): %lld us at "
+			"the start, %llu changes\n",
+			(long long)st->qos_start_us,
+			(unsigned long long)st->qos_changes);
 	if (st->disordered)
 		fprintf(stderr, "periods dropped as out of time order: %llu\n",
 			(unsigned long long)st->disordered);

@@ -142,8 +142,8 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 		(double)wl->idle_ns * 1e-9);
 	if (wl->qos_periods)
 		fprintf(f, "  %llu idle periods under a recorded PM QoS "
-			"constraint other than the limit above: the governors "
-			"read theirs, the oracle and the violations the limit\n",
+			"constraint other than the limit above (governors, "
+			"oracle and violations use theirs)\n",
 			(unsigned long long)wl->qos_periods);
 	if (wl->merged)
 		fprintf(f, "  sleep length exact %.1f%%, delta_tick exact "

@@ -282,8 +282,8 @@ static inline int replay_oracle_state(const struct replay_setup *s,
 }
 
 /* The same under the constraint @lat_req instead of the setup's (a
- * period's recorded PM QoS constraint): no state above it but the
- * first allowed one. */
+ * period's recorded PM QoS constraint): no state whose exit latency
+ * exceeds it, but the first enabled one if no other is allowed. */
 static inline int replay_oracle_state_lat(const struct replay_setup *s,
 					  s64 idle_ns, s64 lat_req)
 {
