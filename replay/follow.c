@@ -224,10 +224,16 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	g->kstop = env->tick_stopped ? -1 : stop;
 
 	sc->agree_n++;
-	if (idx == p->state)
+	if (idx == p->state) {
 		sc->agree_same++;
-	else if (want)
-		report(rc, gi, p, idx, stop, last_res, last_tick, last_poll);
+	} else {
+		sc->agree_faster += idx >= 0 &&
+			rc->drv.states[p->state].exit_latency_ns <
+			rc->drv.states[idx].exit_latency_ns;
+		if (want)
+			report(rc, gi, p, idx, stop, last_res, last_tick,
+			       last_poll);
+	}
 	if (s->miss_recorded && idx >= 0) {
 		rmiss = idl_core_classify(&rc->drv, dev, idx,
 					  (s64)(p->exit_ns - p->entry_ns));

@@ -231,6 +231,38 @@ static void text_row(FILE *f, const struct replay_trace *tr,
 	fputc('\n', f);
 }
 
+/*
+ * Disagreements that a PM QoS latency constraint the trace does not show
+ * would explain: at least 10 and 1% of the entries, nine in ten of them
+ * the kernel in a state of lower exit latency, no pm_qos_update_target
+ * in the capture and no --latency-req.
+ */
+static void text_qos_hint(FILE *f, const struct replay_trace *tr)
+{
+	const struct replay_setup *s = &tr->setup;
+	int gi;
+
+	if (s->latency_fixed ||
+	    (tr->meta.events_seen & 1U << EV_PM_QOS_UPDATE))
+		return;
+	for (gi = 0; gi < s->ngov; gi++) {
+		const struct replay_score *sc = &tr->total[gi];
+		u64 dis = sc->agree_n - sc->agree_same;
+
+		if (!s->follows[gi] || dis < 10 || dis * 100 < sc->agree_n ||
+		    sc->agree_faster * 10 < dis * 9)
+			continue;
+		fprintf(f, "  hint: in %llu of the %llu disagreements of %s "
+			"the kernel chose a state of lower exit latency,\n"
+			"        as a PM QoS latency constraint makes it "
+			"(cyclictest and tuned hold one);\n"
+			"        capture power:pm_qos_update_target, or try "
+			"--latency-req\n",
+			(unsigned long long)sc->agree_faster,
+			(unsigned long long)dis, s->gov[gi].spec);
+	}
+}
+
 static void text_states(FILE *f, const struct replay_trace *tr)
 {
 	const struct cstate_table *t = &tr->setup.table;
@@ -389,6 +421,7 @@ void replay_text_card(FILE *f, const struct replay_trace *tr)
 		if (tr->setup.miss_recorded)
 			text_row(f, tr, "  same miss class %",
 				 "miss_agreement_pct", NULL, 2);
+		text_qos_hint(f, tr);
 	}
 	text_internals(f, tr);
 	fputc('\n', f);

@@ -154,6 +154,7 @@ static void visit_score(const struct replay_trace *tr,
 	EI("tick_stops_denied", NULL, sc->stop_denied);
 	EI("agreement_entries", NULL, sc->agree_n);
 	EI("agreement_same", NULL, sc->agree_same);
+	EI("agreement_kernel_faster", NULL, sc->agree_faster);
 	ED("agreement_pct", NULL, sc->agree_n ?
 	   replay_pct(sc->agree_same, sc->agree_n) : NAN);
 	EI("agreement_tick_stops", NULL, sc->agree_tick_n);

@@ -136,6 +136,9 @@ struct replay_score {
 	u64	stop_denied;		/* stop allowed, timer within tick */
 	/* agreement with the kernel's recorded decisions (follow.c) */
 	u64	agree_n, agree_same;		/* recorded entries, same state */
+	/* ... not the same: the kernel's state was of a lower exit latency
+	 * (what a latency constraint the trace lacks would do) */
+	u64	agree_faster;
 	u64	agree_tick_n, agree_tick_same;	/* ... same tick decision */
 	u64	miss_n;			/* entries with the kernel's class */
 	u64	miss[3][3];			/* kernel class x replay class */

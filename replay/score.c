@@ -96,6 +96,7 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(stop_denied);
 	ADD(agree_n);
 	ADD(agree_same);
+	ADD(agree_faster);
 	ADD(agree_tick_n);
 	ADD(agree_tick_same);
 	ADD(miss_n);

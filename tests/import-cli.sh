@@ -302,6 +302,13 @@ for args in "$T/noq.idl" "--latency-req 2000000000000 $T/q.idl"; do
 	[ "${p%%.*}" -lt 50 ] 2>/dev/null ||
 		bad "replay $args: $p% same without the recorded constraint"
 done
+# without the event, replay points at it: every disagreement has the
+# kernel polling (0 us) where menu halted (1 us)
+"$IDLELAB" replay -g menu "$T/noq.idl" 2>/dev/null | grep -q \
+	"hint: in \([0-9]*\) of the \1 disagreements of menu the kernel chose a state of lower exit latency" ||
+	bad "no PM QoS hint on the capture without its events"
+"$IDLELAB" replay -g menu "$T/q.idl" 2>/dev/null | grep -q "hint:" &&
+	bad "PM QoS hint on the capture with its events"
 
 # Recorded and imported traces of the same run agree (root + tracefs).
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
