@@ -234,16 +234,14 @@ static void text_row(FILE *f, const struct replay_trace *tr,
 /*
  * Disagreements that a PM QoS latency constraint the trace does not show
  * would explain: at least 10 and 1% of the entries, nine in ten of them
- * the kernel in a state of lower exit latency, no pm_qos_update_target
- * in the capture and no --latency-req.
+ * the kernel in a state of lower exit latency, no --latency-req.
  */
 static void text_qos_hint(FILE *f, const struct replay_trace *tr)
 {
 	const struct replay_setup *s = &tr->setup;
 	int gi;
 
-	if (s->latency_fixed ||
-	    (tr->meta.events_seen & 1U << EV_PM_QOS_UPDATE))
+	if (s->latency_fixed)
 		return;
 	for (gi = 0; gi < s->ngov; gi++) {
 		const struct replay_score *sc = &tr->total[gi];
@@ -256,8 +254,9 @@ static void text_qos_hint(FILE *f, const struct replay_trace *tr)
 			"the kernel chose a state of lower exit latency,\n"
 			"        as a PM QoS latency constraint makes it "
 			"(cyclictest and tuned hold one);\n"
-			"        capture power:pm_qos_update_target, or try "
-			"--latency-req\n",
+			"        capture power:pm_qos_update_target with the "
+			"pm_qos_* and dev_pm_qos_* request events,\n"
+			"        or try --latency-req\n",
 			(unsigned long long)sc->agree_faster,
 			(unsigned long long)dis, s->gov[gi].spec);
 	}

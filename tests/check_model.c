@@ -314,6 +314,102 @@ START_TEST(test_miss_flags)
 }
 END_TEST
 
+/* A PM QoS event: pm_qos_update_target with @prev and @curr (us). */
+static struct raw_event qos(uint64_t ts, uint32_t cpu, int32_t prev,
+			    int32_t curr)
+{
+	struct raw_event e = ev(EV_PM_QOS_UPDATE, ts, cpu);
+
+	e.qos.prev = prev;
+	e.qos.curr = curr;
+	return e;
+}
+
+static struct raw_event dev_qos_req(uint64_t ts, uint32_t cpu, int32_t dev)
+{
+	struct raw_event e = ev(EV_DEV_QOS_REQUEST, ts, cpu);
+
+	e.dqreq.cpu = dev;
+	return e;
+}
+
+/* Period @i's constraint: -1 if it carries none. */
+static int64_t qos_of(int i)
+{
+	return got[i].flags & IP_QOS_KNOWN ? (int64_t)got[i].qos_latency_us : -1;
+}
+
+/*
+ * Which constraint a pm_qos_update_target is (the request event traced
+ * before it on the same CPU says), and the one each period is entered
+ * under.  Periods of 1 us on CPUs 0 and 1 every 10 us.
+ *  1. no request events in the capture: the chain from the default
+ *     (2 000 000 000 us): 2e9 -> 0 is taken, so is 0 -> 5; an update
+ *     with prev 7 (not the chain's 5: another constraint) is not;
+ *  2. a dev_pm_qos request for cpu1, then its update to 3: CPU 1 only
+ *     (min of 5 and 3); one for a device that is no CPU: ignored;
+ *     S32_MAX on cpu1: its constraint gone, back to the global 5;
+ *  3. a pm_qos_update_request, then 5 -> 9: taken; from now on an update
+ *     with no request before it (a frequency limit's) is not, even one
+ *     that continues the chain.
+ * The trace's constraint at the start is the first taken prev_value.
+ */
+START_TEST(test_qos_constraints)
+{
+	struct model *m = mk(true);
+	struct raw_event e[64];
+	/* periods 0..5 of CPUs 0 and 1 */
+	static const int64_t want[6][2] = {
+		{ -1, -1 }, { 0, 0 }, { 5, 5 }, { 5, 3 }, { 9, 9 }, { 9, 9 },
+	};
+	struct model_stats st;
+	int n = 0, i, nth[2] = { 0, 0 };
+	uint64_t t = 1000;
+
+#define PERIODS() do { \
+		e[n++] = idle(t, 0, 1); e[n++] = idle(t + 1000, 0, \
+						      EV_IDLE_EXIT); \
+		e[n++] = idle(t + 2000, 1, 1); e[n++] = idle(t + 3000, 1, \
+							      EV_IDLE_EXIT); \
+		t += 10000; \
+	} while (0)
+	PERIODS();
+	e[n++] = qos(t++, 0, 2000000000, 0);
+	PERIODS();
+	e[n++] = qos(t++, 0, 0, 5);
+	e[n++] = qos(t++, 1, 7, 1);			/* not the chain */
+	PERIODS();
+	e[n++] = dev_qos_req(t++, 0, 1);
+	e[n++] = qos(t++, 0, INT32_MAX, 3);
+	e[n++] = dev_qos_req(t++, 1, -1);
+	e[n++] = qos(t++, 1, 0, 1);			/* another device */
+	PERIODS();
+	e[n++] = dev_qos_req(t++, 0, 1);
+	e[n++] = qos(t++, 0, 3, INT32_MAX);
+	e[n++] = ev(EV_PM_QOS_REQUEST, t++, 1);
+	e[n++] = qos(t++, 1, 5, 9);
+	PERIODS();
+	e[n++] = qos(t++, 0, 9, 1);			/* no request */
+	PERIODS();
+#undef PERIODS
+	ck_assert_int_le(n, 64);
+	feed(m, e, n);
+	finish(m);
+	ck_assert_int_eq(ngot, 12);
+	/* in each CPU's order (CPUs' periods may be emitted interleaved) */
+	for (i = 0; i < 12; i++) {
+		int k = nth[got[i].cpu]++;
+
+		ck_assert_uint_lt(got[i].cpu, 2);
+		ck_assert_int_eq(qos_of(i), want[k][got[i].cpu]);
+	}
+	st = *model_get_stats(m);
+	ck_assert_int_eq(st.qos_start_us, 2000000000);
+	ck_assert_uint_eq(st.qos_changes, 3);
+	model_free(m);
+}
+END_TEST
+
 /* IRQ after exit within the window; an IPI sent during the period. */
 START_TEST(test_irq_and_ipi_causes)
 {
@@ -777,6 +873,15 @@ START_TEST(test_event_names)
 		{ "ipi_send_cpumask", EV_IPI_SEND_CPUMASK },
 		{ "sched_wakeup", EV_SCHED_WAKEUP },
 		{ "sched_switch", EV_SCHED_SWITCH },
+		{ "pm_qos_update_target", EV_PM_QOS_UPDATE },
+		{ "pm_qos_add_request", EV_PM_QOS_REQUEST },
+		{ "pm_qos_update_request", EV_PM_QOS_REQUEST },
+		{ "pm_qos_remove_request", EV_PM_QOS_REQUEST },
+		{ "dev_pm_qos_add_request", EV_DEV_QOS_REQUEST },
+		{ "dev_pm_qos_update_request", EV_DEV_QOS_REQUEST },
+		{ "dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST },
+		{ "pm_qos_update_flags", EV_NONE },
+		{ "dev_pm_qos_update_reques", EV_NONE },
 		/* other events of the same groups, and near misses */
 		{ "", EV_NONE }, { "c", EV_NONE }, { "cpu_idl", EV_NONE },
 		{ "cpu_idlE", EV_NONE }, { "Cpu_idle", EV_NONE },
@@ -1355,6 +1460,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_wheel_within_a_jiffy);
 	tcase_add_test(tc, test_partial_periods);
 	tcase_add_test(tc, test_miss_flags);
+	tcase_add_test(tc, test_qos_constraints);
 	tcase_add_test(tc, test_irq_and_ipi_causes);
 	tcase_add_test(tc, test_unknown_timer);
 	tcase_add_test(tc, test_tick_stopped);

@@ -3,7 +3,8 @@
 # cpuidle driver, else SKIP): under each governor the host offers and
 # idlelab has, five workloads (idle, a 1 ms periodic timer, random sleeps
 # of about 500 us, a pipe ping-pong every 200 us, random sleeps with the
-# CPU latency QoS held at 0 for a third of the time) are captured:
+# CPU latency QoS held at 0 for a third of the time and CPU 0's resume
+# latency for another) are captured:
 # by idlelab record, as plain tracefs text with a reduced event set (no
 # sched_switch) and, when perf works, as perf script text of the same
 # events, both imported with --governor.  Replaying each capture
@@ -12,13 +13,13 @@
 # of a capture of fewer than 400 (doc/scoring.md); a failure prints the
 # first disagreements with their inputs.  The governor is restored on
 # every exit.  FIDELITY_SECONDS sets the length of each capture
-# (default 5).
+# (default 4).
 set -u
 : "${IDLELAB:=./idlelab}" "${top_builddir:=.}"
 WORKLOAD=$top_builddir/tests/idle-workload
 SYS=/sys/devices/system/cpu
 TR=/sys/kernel/tracing
-D=${FIDELITY_SECONDS:-5}
+D=${FIDELITY_SECONDS:-4}
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
 [ -d $SYS/cpu0/cpuidle ] ||
@@ -35,17 +36,22 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 # governor to put back is read once we hold the lock (read before it,
 # it could be another test's, which would then stay on the host).
 RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
-mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 600 9 ||
+mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 900 9 ||
 	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
 
 T=$(mktemp -d)
 G0=$(cat $SYS/cpuidle/current_governor)
+# the qos workload sets CPU 0's resume latency for a while
+Q=$SYS/cpu0/power/pm_qos_resume_latency_us
+Q0=$(cat $Q 2>/dev/null)
 INST=
-# Never leave the host changed: the governor back, our instance gone.
+# Never leave the host changed: the governor and CPU 0's resume latency
+# back, our instance gone.
 restore() {
 	[ -n "$INST" ] && [ -d "$INST" ] && rmdir "$INST" 2>/dev/null
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
 		echo "$G0" > $SYS/cpuidle/current_governor
+	[ -z "$Q0" ] || [ "$(cat $Q)" = "$Q0" ] || echo "$Q0" > $Q
 	rm -rf "$T"
 }
 trap restore EXIT
@@ -56,6 +62,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 # The reduced event set of a user's plain capture: no sched_switch.
 EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
+	power/pm_qos_add_request power/pm_qos_update_request
+	power/pm_qos_remove_request power/dev_pm_qos_add_request
+	power/dev_pm_qos_update_request power/dev_pm_qos_remove_request
 	timer/hrtimer_start
 	timer/hrtimer_cancel timer/hrtimer_expire_entry timer/tick_stop
 	timer/timer_start timer/timer_cancel timer/timer_expire_entry

@@ -11,7 +11,9 @@
  *                                           US apart
  *   idle-workload qos US DURATION           random sleeps, with the CPU
  *                                           latency QoS held at 0 in the
- *                                           middle third (root)
+ *                                           middle third and CPU 0's
+ *                                           resume latency "n/a" (0 us)
+ *                                           in the last (root)
  *
  * DURATION is in seconds.
  */
@@ -86,17 +88,37 @@ static int random_sleeps(unsigned long long us, unsigned long long end)
 	return 0;
 }
 
+#define CPU0_RESUME_LATENCY \
+	"/sys/devices/system/cpu/cpu0/power/pm_qos_resume_latency_us"
+
+/* Write @s to CPU 0's resume-latency QoS; its old value into @old. */
+static int cpu0_resume_latency(const char *s, char *old, size_t len)
+{
+	FILE *f = fopen(CPU0_RESUME_LATENCY, "r+");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = !old || fgets(old, (int)len, f);
+	rewind(f);
+	ok = ok && fputs(s, f) >= 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
 /*
  * random_sleeps() with /dev/cpu_dma_latency held at 0 from a third of
- * the time to two thirds: the governors must then choose a state of no
- * exit latency.  The kernel drops the request when the file is closed,
- * by us or at our exit.
+ * the time to two thirds, then CPU 0's resume latency at 0 ("n/a"): the
+ * governors must choose a state of no exit latency, on every CPU and
+ * then on CPU 0.  The kernel drops the first request when the file is
+ * closed, by us or at our exit; the second is put back before we exit
+ * (tests/fidelity-root.sh also puts it back on every exit).
  */
 static int qos_sleeps(unsigned long long us, unsigned long long end)
 {
 	unsigned long long start = now_ns(), third = (end - start) / 3;
+	char old[32] = "0\n";
 	int32_t zero = 0;
-	int fd;
+	int fd, rc;
 
 	if (random_sleeps(us, start + third))
 		return 1;
@@ -107,7 +129,16 @@ static int qos_sleeps(unsigned long long us, unsigned long long end)
 	}
 	random_sleeps(us, start + 2 * third);
 	close(fd);
-	return random_sleeps(us, end);
+	if (cpu0_resume_latency("n/a", old, sizeof(old))) {
+		perror("idle-workload: " CPU0_RESUME_LATENCY);
+		return 1;
+	}
+	rc = random_sleeps(us, end);
+	if (cpu0_resume_latency(old, NULL, 0)) {
+		perror("idle-workload: " CPU0_RESUME_LATENCY);
+		return 1;
+	}
+	return rc;
 }
 
 static int pingpong(unsigned long long us, unsigned long long end)

@@ -310,6 +310,36 @@ done
 "$IDLELAB" replay -g menu "$T/q.idl" 2>/dev/null | grep -q "hint:" &&
 	bad "PM QoS hint on the capture with its events"
 
+# haltpoll-devqos.txt: a real capture of the same VM under haltpoll
+# (guest_halt_poll_ns=0: it always halts) while CPU 0's resume latency
+# was "n/a" (0 us) for 30 ms.  The pm_qos_update_target of that device
+# constraint (2147483647 -> 0 -> 2147483647) comes after its
+# dev_pm_qos_update_request: CPU 0's periods in between are entered
+# under 0 us, where the kernel polled; nothing is the CPU latency QoS.
+# Without the request lines the update cannot be told apart from other
+# constraints and is left out: the polling disagrees, and replay says
+# what could explain it.
+hp="haltpoll:guest_halt_poll_ns=0"
+imp "$FX/haltpoll-devqos.txt" -o "$T/dq.idl" --machine vm-haltpoll \
+	--hz 250 --governor "$hp" || bad "devqos import: $(cat "$T/err")"
+expect "$T/dq.idl" min_ns 0
+expect "$T/dq.idl" max_ns 0
+[ "$(jv "$T/dq.idl" latency_req_ns)" = "" ] ||
+	bad "devqos: a CPU latency constraint at the start"
+same_hp() { "$IDLELAB" replay -g haltpoll "$1" 2>/dev/null |
+	sed -n 's/^ *same state as recorded % *//p'; }
+[ "$(same_hp "$T/dq.idl")" = "100.00" ] ||
+	bad "devqos replay: $(same_hp "$T/dq.idl")% same, expected 100.00"
+grep -v dev_pm_qos "$FX/haltpoll-devqos.txt" >"$T/nodq.txt"
+imp "$T/nodq.txt" -o "$T/nodq.idl" --machine vm-haltpoll --hz 250 \
+	--governor "$hp" || bad "no-devqos import: $(cat "$T/err")"
+p=$(same_hp "$T/nodq.idl")
+[ "${p%%.*}" -lt 90 ] 2>/dev/null ||
+	bad "replay without the device requests: $p% same"
+"$IDLELAB" replay -g haltpoll "$T/nodq.idl" 2>/dev/null |
+	grep -q "hint: in [0-9]* of the [0-9]* disagreements of haltpoll" ||
+	bad "no PM QoS hint without the device requests"
+
 # Recorded and imported traces of the same run agree (root + tracefs).
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
    "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 &&

@@ -71,7 +71,7 @@ unset IDLELAB_SYSFS_ROOT
 command -v flock > /dev/null || { echo "SKIP: no flock(1)"; exit 77; }
 mkdir -p /run/idlelab
 exec 9>> /run/idlelab/live.lock
-flock -w 300 9 || { echo "FAIL: /run/idlelab/live.lock busy for 300 s"; exit 1; }
+flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy for 900 s"; exit 1; }
 
 T=$(mktemp -d /tmp/live-root.XXXXXX)
 export IDLELAB_RUN_DIR=$T/run

@@ -208,7 +208,7 @@ else
 	# the real lock, as tests/live-root.sh does: no real session meanwhile
 	mkdir -p /run/idlelab
 	exec 9>> /run/idlelab/live.lock
-	flock -w 300 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
+	flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
 	G0=$(cat $SYS/cpuidle/current_governor)
 	D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
 	other=$(tr ' ' '\n' < $SYS/cpuidle/available_governors | grep -v "^$G0\$" | grep . | head -1)

@@ -35,7 +35,7 @@ unset IDLELAB_SYSFS_ROOT
 # no other test switches governors meanwhile (live-root.sh does the same)
 mkdir -p /run/idlelab
 exec 9>>/run/idlelab/live.lock
-flock -w 600 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
+flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
 
 T=$(mktemp -d /tmp/live-soak.XXXXXX)
 export IDLELAB_RUN_DIR=$T/run

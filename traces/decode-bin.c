@@ -41,6 +41,15 @@ static const struct {
 	  { "prev_pid", "next_pid" } },
 	{ "power", "pm_qos_update_target", EV_PM_QOS_UPDATE,
 	  { "prev_value", "curr_value" } },
+	{ "power", "pm_qos_add_request", EV_PM_QOS_REQUEST, { "value" } },
+	{ "power", "pm_qos_update_request", EV_PM_QOS_REQUEST, { "value" } },
+	{ "power", "pm_qos_remove_request", EV_PM_QOS_REQUEST, { "value" } },
+	{ "power", "dev_pm_qos_add_request", EV_DEV_QOS_REQUEST,
+	  { "name", "type" } },
+	{ "power", "dev_pm_qos_update_request", EV_DEV_QOS_REQUEST,
+	  { "name", "type" } },
+	{ "power", "dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST,
+	  { "name", "type" } },
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
@@ -72,6 +81,8 @@ int bin_decoder_init(struct bin_decoder *d, struct tep_handle *tep)
 			f->bucket = tep_find_field(ev, "bucket_expiry");
 			f->now = tep_find_field(ev, "now");
 		}
+		if (f->type == EV_PM_QOS_REQUEST)
+			f->qos_class = tep_find_field(ev, "pm_qos_class");
 		d->n++;
 	}
 	return d->n;
@@ -133,6 +144,26 @@ static int cpumask(const struct bin_fmt *f, const struct tep_record *r,
 			return -1;
 	}
 	return 0;
+}
+
+/* The CPU of a "cpuN" device's resume-latency request, else -1 (the
+ * kernel's enum value of DEV_PM_QOS_RESUME_LATENCY is 1). */
+static int32_t dev_qos_cpu(const struct bin_fmt *f, const struct tep_record *r)
+{
+	unsigned long long loc = num(f->f[0], r);
+	unsigned int off = loc & 0xffff, len = (loc >> 16) & 0xffff, i;
+	const char *s = (const char *)r->data + off;
+	int32_t cpu = 0;
+
+	if (num(f->f[1], r) != 1 || off + len > (unsigned int)r->size ||
+	    len < 5 || strncmp(s, "cpu", 3))
+		return -1;
+	for (i = 3; i < len && s[i]; i++) {
+		if (s[i] < '0' || s[i] > '9' || cpu >= TRACE_MAX_CPUS)
+			return -1;
+		cpu = cpu * 10 + (s[i] - '0');
+	}
+	return i > 3 && cpu < TRACE_MAX_CPUS ? cpu : -1;
 }
 
 static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,
@@ -254,6 +285,12 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	case EV_PM_QOS_UPDATE:
 		e.qos.prev = (int32_t)snum(f->f[0], r);
 		e.qos.curr = (int32_t)snum(f->f[1], r);
+		break;
+	case EV_PM_QOS_REQUEST:
+		e.qreq.other = f->qos_class && num(f->qos_class, r) != 1;
+		break;
+	case EV_DEV_QOS_REQUEST:
+		e.dqreq.cpu = dev_qos_cpu(f, r);
 		break;
 	default:
 		decode_timer(d, f, r, &e);

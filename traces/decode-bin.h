@@ -11,13 +11,14 @@ struct tep_handle;
 struct tep_record;
 struct tep_format_field;
 
-#define BIN_MAX_FMTS	20
+#define BIN_MAX_FMTS	24
 
 struct bin_fmt {
 	int		id;
 	uint16_t	type;
 	struct tep_format_field *f[4];
 	struct tep_format_field *bucket, *now;	/* timer_start, optional */
+	struct tep_format_field *qos_class;	/* pm_qos_*_request < 5.7 */
 };
 
 struct bin_decoder {

@@ -29,6 +29,8 @@ enum ev_type {
 	EV_SCHED_WAKEUP,		/* sched:sched_wakeup */
 	EV_SCHED_SWITCH,		/* sched:sched_switch */
 	EV_PM_QOS_UPDATE,		/* power:pm_qos_update_target */
+	EV_PM_QOS_REQUEST,		/* power:pm_qos_{add,update,remove}_request */
+	EV_DEV_QOS_REQUEST,		/* power:dev_pm_qos_{add,update,remove}_request */
 	EV_LOST,			/* the reader saw lost events */
 	EV_TYPE_COUNT
 };
@@ -122,10 +124,16 @@ struct raw_event {
 			int32_t prev_pid;
 			int32_t next_pid;
 		} sw;
-		struct {		/* CPU latency QoS, us */
-			int32_t prev;		/* constraint before */
+		struct {		/* a PM QoS constraint, us */
+			int32_t prev;		/* before */
 			int32_t curr;		/* and after */
 		} qos;
+		struct {		/* what the next qos event is */
+			bool other;	/* not CPU latency (a class < 5.7) */
+		} qreq;
+		struct {
+			int32_t cpu;	/* its CPU's resume latency, or -1 */
+		} dqreq;
 		struct {
 			uint64_t count;
 		} lost;

@@ -40,6 +40,7 @@ const char *ev_system(uint16_t type)
 		[EV_IRQ_HANDLER_ENTRY] = "irq",	[EV_IPI_SEND_CPU] = "ipi",
 		[EV_IPI_SEND_CPUMASK] = "ipi",	[EV_SCHED_WAKEUP] = "sched",
 		[EV_SCHED_SWITCH] = "sched",	[EV_PM_QOS_UPDATE] = "power",
+		[EV_PM_QOS_REQUEST] = "power",	[EV_DEV_QOS_REQUEST] = "power",
 	};
 
 	return type < EV_TYPE_COUNT ? sys[type] : NULL;

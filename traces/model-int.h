@@ -93,6 +93,12 @@ struct cpu_state {
 	int16_t		state;
 	uint8_t		flags;
 	int32_t		entry_qos_us;	/* constraint at entry, -1 unknown */
+	int32_t		dev_qos_us;	/* its resume-latency QoS, -1 none */
+	/* the PM QoS request event just traced here: what the
+	 * pm_qos_update_target after it changes (QOS_PEND_*) */
+	uint8_t		qos_pend;
+	int32_t		qos_pend_cpu;
+	uint64_t	qos_pend_ts;
 	/* inputs at select time, snapshotted at entry */
 	int64_t		hr_min;		/* raw base ns, NONE */
 	int64_t		wheel_min;	/* jiffies, NONE */
@@ -133,6 +139,7 @@ struct model {
 	}			sleeper[SLEEPER_SLOTS];
 	int64_t			tick_ns;	/* 0 while HZ unknown */
 	int32_t			qos_us;		/* CPU latency QoS, -1 unknown */
+	bool			qos_req_seen;	/* pm_qos_*_request traced */
 	/* trace clock = CLOCK_MONOTONIC + off */
 	bool			off_valid;
 	int64_t			off_cur, off_prev;
@@ -235,5 +242,10 @@ int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 		     uint64_t now, struct idl_err *err);
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		  struct idl_err *err);
+
+/* model-qos.c */
+void model_qos_request(struct model *m, const struct raw_event *e);
+void model_qos_update(struct model *m, const struct raw_event *e);
+int32_t model_qos_at_entry(const struct model *m, const struct cpu_state *c);
 
 #endif

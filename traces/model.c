@@ -57,6 +57,7 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 		m->cpus[i].timers = NIL;
 		m->cpus[i].state = TRACE_STATE_UNKNOWN;
 		m->cpus[i].entry_qos_us = -1;
+		m->cpus[i].dev_qos_us = o->dev_qos_us ? o->dev_qos_us[i] : -1;
 	}
 	return m;
 }
@@ -330,7 +331,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 			c->sel_ts = (int64_t)c->now_ts;
 		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
 			   (int16_t)e->idle.state;
-		c->entry_qos_us = m->qos_us;
+		c->entry_qos_us = model_qos_at_entry(m, c);
 		c->flags = 0;
 		memset(&c->c, 0, sizeof(c->c));
 		c->c.got_tick = c->tick_latch;
@@ -681,23 +682,6 @@ static bool before_select(const struct cpu_state *c, const struct raw_event *e)
 	}
 }
 
-/*
- * The CPU latency QoS constraint changed (every CPU's: the per-device
- * resume latency is not traced this way).  Periods entered from now on
- * carry it; those before the first event are left to the trace's
- * constraint, which was the event's prev_value.
- */
-static void on_qos(struct model *m, const struct raw_event *e)
-{
-	if (e->qos.curr < 0 || e->qos.prev < 0)
-		return;
-	if (m->st.qos_start_us < 0)
-		m->st.qos_start_us = e->qos.prev;
-	if (e->qos.curr != e->qos.prev)
-		m->st.qos_changes++;
-	m->qos_us = e->qos.curr;
-}
-
 int model_feed(struct model *m, const struct raw_event *e,
 	       struct idl_err *err)
 {
@@ -771,7 +755,11 @@ int model_feed(struct model *m, const struct raw_event *e,
 	case EV_SCHED_SWITCH:
 		return on_boundary(m, e, err);
 	case EV_PM_QOS_UPDATE:
-		on_qos(m, e);
+		model_qos_update(m, e);
+		break;
+	case EV_PM_QOS_REQUEST:
+	case EV_DEV_QOS_REQUEST:
+		model_qos_request(m, e);
 		break;
 	default:
 		break;

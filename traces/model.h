@@ -34,6 +34,9 @@ struct model_opts {
 	int64_t		poll_limit_ns;	/* its time limit, 0 if unknown */
 	uint64_t	emit_from_ns;	/* periods entered earlier are left
 					 * out (0: none) */
+	/* each CPU's resume-latency QoS in us at the start (-1 none), or
+	 * NULL: none known (TRACE_MAX_CPUS entries) */
+	const int32_t	*dev_qos_us;
 };
 
 struct model_stats {

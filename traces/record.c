@@ -47,6 +47,11 @@ static const char *const rec_events[][2] = {
 	{ "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
 	{ "sched", "sched_wakeup" }, { "sched", "sched_switch" },
 	{ "power", "pm_qos_update_target" },
+	{ "power", "pm_qos_add_request" }, { "power", "pm_qos_update_request" },
+	{ "power", "pm_qos_remove_request" },
+	{ "power", "dev_pm_qos_add_request" },
+	{ "power", "dev_pm_qos_update_request" },
+	{ "power", "dev_pm_qos_remove_request" },
 };
 #define NR_REC_EVENTS	(sizeof(rec_events) / sizeof(rec_events[0]))
 
@@ -71,6 +76,33 @@ static int64_t cpu_latency_qos_ns(void)
 	return n == (ssize_t)sizeof(us) && us >= 0 ? (int64_t)us * 1000 : -1;
 }
 
+/*
+ * Each CPU's resume-latency QoS now, in us (-1: none, or unreadable):
+ * sysfs shows "0" for no constraint, "n/a" for 0 and N for N (a read
+ * changes nothing).  Changes during the recording come as events.
+ */
+static void cpu_resume_latency(int nr_cpus, int32_t *us)
+{
+	char path[96], buf[32];
+	int cpu;
+
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+		long v;
+
+		us[cpu] = -1;
+		if (cpu >= nr_cpus)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%d/power/"
+			 "pm_qos_resume_latency_us", CSTATE_SYSFS_ROOT, cpu);
+		if (idl_read_str(path, buf, sizeof(buf)) < 0)
+			continue;
+		if (!strncmp(buf, "n/a", 3))
+			us[cpu] = 0;
+		else if ((v = strtol(buf, NULL, 10)) > 0 && v < INT32_MAX)
+			us[cpu] = (int32_t)v;
+	}
+}
+
 static void on_signal(int sig)
 {
 	rec_signalled = sig;
@@ -89,6 +121,7 @@ struct rec {
 	struct trace_seq	seq;
 	cpu_set_t		cpus;
 	int			nr_cpus;
+	int32_t			dev_qos_us[TRACE_MAX_CPUS];
 	bool			all_cpus;
 	pid_t			child;
 	int			child_status;
@@ -713,6 +746,8 @@ static int record_run(struct rec *r, struct idl_err *err)
 	live_tunables(&meta);
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
+	cpu_resume_latency(r->nr_cpus, r->dev_qos_us);
+	mo.dev_qos_us = r->dev_qos_us;
 	model_poll_opts(&meta.table, meta.hz, &mo);
 	if (open_raw(r, &meta, err))
 		return -1;

@@ -72,10 +72,22 @@ uint16_t text_event_by_name(const char *name, size_t len)
 		break;
 	case 18:
 		NAME_IS("timer_expire_entry", EV_TIMER_EXPIRE_ENTRY);
+		NAME_IS("pm_qos_add_request", EV_PM_QOS_REQUEST);
 		break;
 	case 20:
 		NAME_IS("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY);
 		NAME_IS("pm_qos_update_target", EV_PM_QOS_UPDATE);
+		break;
+	case 21:
+		NAME_IS("pm_qos_update_request", EV_PM_QOS_REQUEST);
+		NAME_IS("pm_qos_remove_request", EV_PM_QOS_REQUEST);
+		break;
+	case 22:
+		NAME_IS("dev_pm_qos_add_request", EV_DEV_QOS_REQUEST);
+		break;
+	case 25:
+		NAME_IS("dev_pm_qos_update_request", EV_DEV_QOS_REQUEST);
+		NAME_IS("dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST);
 		break;
 	}
 	return EV_NONE;

@@ -228,6 +228,35 @@ static int parse_timer(const struct line_ctx *l, struct raw_event *e,
 	return 0;
 }
 
+/* Before 5.7 "pm_qos_class=NAME value=N" (since: CPU latency only). */
+static void parse_qos_request(const struct line_ctx *l, struct raw_event *e)
+{
+	const char *c = field(l->fields, "pm_qos_class");
+
+	e->qreq.other = c && strncmp(c, "CPU_DMA_LATENCY", 15) &&
+			strncmp(c, "1 ", 2);
+}
+
+/* "device=cpu3 type=DEV_PM_QOS_RESUME_LATENCY new_value=N" (the type
+ * printed as 0x1 where the enum is not known to the printer). */
+static void parse_dev_qos_request(const struct line_ctx *l,
+				  struct raw_event *e)
+{
+	const char *d = field(l->fields, "device"), *t;
+	char *end;
+	long cpu;
+
+	e->dqreq.cpu = -1;
+	t = field(l->fields, "type");
+	if (!d || strncmp(d, "cpu", 3) || !isdigit((unsigned char)d[3]) ||
+	    !t || (strncmp(t, "DEV_PM_QOS_RESUME_LATENCY ", 26) &&
+		   strncmp(t, "0x1 ", 4) && strncmp(t, "1 ", 2)))
+		return;
+	cpu = strtol(d + 3, &end, 10);
+	if (*end == ' ' && cpu < TRACE_MAX_CPUS)
+		e->dqreq.cpu = (int32_t)cpu;
+}
+
 static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 {
 	uint64_t v;
@@ -238,6 +267,12 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 	case EV_PM_QOS_UPDATE:
 		return get_i32(l, "prev_value", &e->qos.prev) ||
 		       get_i32(l, "curr_value", &e->qos.curr) ? -1 : 0;
+	case EV_PM_QOS_REQUEST:
+		parse_qos_request(l, e);
+		return 0;
+	case EV_DEV_QOS_REQUEST:
+		parse_dev_qos_request(l, e);
+		return 0;
 	case EV_IRQ_HANDLER_ENTRY:
 		return get_i32(l, "irq", &e->irq.irq);
 	case EV_IPI_SEND_CPU:
