@@ -89,3 +89,31 @@ double idl_mono_s(void)
 {
 	return (double)idl_mono_ns() / 1e9;
 }
+
+int64_t idl_cpu_latency_qos_ns(void)
+{
+	int fd = open("/dev/cpu_dma_latency", O_RDONLY | O_CLOEXEC);
+	int32_t us;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, &us, sizeof(us));
+	close(fd);
+	return n == (ssize_t)sizeof(us) && us >= 0 ? (int64_t)us * 1000 : -1;
+}
+
+int32_t idl_cpu_resume_latency_us(const char *sysfs_root, int cpu)
+{
+	char path[512], buf[32];
+	long v;
+
+	snprintf(path, sizeof(path), "%s/cpu%d/power/pm_qos_resume_latency_us",
+		 sysfs_root, cpu);
+	if (idl_read_str(path, buf, sizeof(buf)) < 0)
+		return -1;
+	if (!strncmp(buf, "n/a", 3))
+		return 0;
+	v = strtol(buf, NULL, 10);
+	return v > 0 && v < INT32_MAX ? (int32_t)v : -1;
+}

@@ -31,6 +31,20 @@ int idl_read_u64(const char *path, uint64_t *v);
 int idl_read_field(const char *path, const char *key, char *buf,
 		   size_t len);
 
+/*
+ * The CPU latency PM QoS constraint now (/dev/cpu_dma_latency), in ns;
+ * -1 if it cannot be read.  While the file is open the kernel holds a
+ * request for it at the default value, which lowers no CPU's constraint.
+ */
+int64_t idl_cpu_latency_qos_ns(void);
+
+/*
+ * CPU @cpu's resume-latency PM QoS constraint now, in us, from
+ * @sysfs_root/cpuN/power/pm_qos_resume_latency_us ("0": none, "n/a": 0
+ * us, N: N us); -1 for none or when it cannot be read.
+ */
+int32_t idl_cpu_resume_latency_us(const char *sysfs_root, int cpu);
+
 /* CLOCK_MONOTONIC, in nanoseconds and in seconds. */
 uint64_t idl_mono_ns(void);
 double idl_mono_s(void);

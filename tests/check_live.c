@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "host.h"
 #include "idlectl.h"
 #include "live.h"
 #include "measure.h"
@@ -460,6 +461,36 @@ START_TEST(test_cpu_gap)
 }
 END_TEST
 
+/* sysfs's resume-latency words: "0" none, "n/a" 0 us, N us; no file:
+ * none. */
+START_TEST(test_resume_latency)
+{
+	static const struct {
+		const char	*text;
+		int32_t		us;
+	} c[] = { { "0\n", -1 }, { "n/a\n", 0 }, { "25\n", 25 },
+		  { "2147483647\n", -1 } };
+	char top[] = "/tmp/check_live.XXXXXX", dir[64], path[256];
+	size_t i;
+
+	ck_assert(mkdtemp(top) != NULL);
+	snprintf(dir, sizeof(dir), "%s/sys", top);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	ck_assert_int_eq(idl_cpu_resume_latency_us(dir, 0), -1);
+	snprintf(path, sizeof(path), "%s/cpu0", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/cpu0/power", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path),
+		 "%s/cpu0/power/pm_qos_resume_latency_us", dir);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		write_text(path, c[i].text);
+		ck_assert_int_eq(idl_cpu_resume_latency_us(dir, 0), c[i].us);
+	}
+	rm_tree(dir);
+}
+END_TEST
+
 START_TEST(test_lock)
 {
 	char dir[] = "/tmp/check_live_lock.XXXXXX", path[256];
@@ -838,6 +869,7 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_governors);
 	tcase_add_test(tc, test_cpu_gap);
 	tcase_add_test(tc, test_lock);
+	tcase_add_test(tc, test_resume_latency);
 	tcase_add_test(tc, test_rapl);
 	tcase_add_test(tc, test_perfctr);
 	tcase_add_test(tc, test_parse_tools);

@@ -57,51 +57,6 @@ static const char *const rec_events[][2] = {
 
 static volatile sig_atomic_t rec_signalled;
 
-/*
- * The CPU latency QoS constraint now, in ns (-1 if it cannot be read):
- * the trace's constraint until the capture's pm_qos_update_target events
- * change it.  While the file is open the kernel holds a request for it
- * at the default value, which lowers no CPU's constraint.
- */
-static int64_t cpu_latency_qos_ns(void)
-{
-	int fd = open("/dev/cpu_dma_latency", O_RDONLY | O_CLOEXEC);
-	int32_t us;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, &us, sizeof(us));
-	close(fd);
-	return n == (ssize_t)sizeof(us) && us >= 0 ? (int64_t)us * 1000 : -1;
-}
-
-/*
- * Each CPU's resume-latency QoS now, in us (-1: none, or unreadable):
- * sysfs shows "0" for no constraint, "n/a" for 0 and N for N (a read
- * changes nothing).  Changes during the recording come as events.
- */
-static void cpu_resume_latency(int nr_cpus, int32_t *us)
-{
-	char path[96], buf[32];
-	int cpu;
-
-	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
-		long v;
-
-		us[cpu] = -1;
-		if (cpu >= nr_cpus)
-			continue;
-		snprintf(path, sizeof(path), "%s/cpu%d/power/"
-			 "pm_qos_resume_latency_us", CSTATE_SYSFS_ROOT, cpu);
-		if (idl_read_str(path, buf, sizeof(buf)) < 0)
-			continue;
-		if (!strncmp(buf, "n/a", 3))
-			us[cpu] = 0;
-		else if ((v = strtol(buf, NULL, 10)) > 0 && v < INT32_MAX)
-			us[cpu] = (int32_t)v;
-	}
-}
 
 static void on_signal(int sig)
 {
@@ -498,7 +453,7 @@ static void fill_meta(struct trace_meta *m, const struct rec *r)
 		 "recorded by idlelab record on %s, CPUs %s", u.nodename, buf);
 	m->hz = config_hz(u.release);
 	m->nr_cpus = (uint32_t)r->nr_cpus;
-	m->latency_req_ns = cpu_latency_qos_ns();
+	m->latency_req_ns = idl_cpu_latency_qos_ns();
 }
 
 /*
@@ -733,6 +688,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	struct trace_meta meta;
 	struct model_opts mo = { 0 };
 	struct cstate_table table;
+	int cpu;
 
 	/* first what can be refused at once: the instance and the event
 	 * formats took 15 s of a sanitizer build on a VM without cpuidle */
@@ -746,7 +702,9 @@ static int record_run(struct rec *r, struct idl_err *err)
 	live_tunables(&meta);
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
-	cpu_resume_latency(r->nr_cpus, r->dev_qos_us);
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+		r->dev_qos_us[cpu] = cpu < r->nr_cpus ?
+			idl_cpu_resume_latency_us(CSTATE_SYSFS_ROOT, cpu) : -1;
 	mo.dev_qos_us = r->dev_qos_us;
 	model_poll_opts(&meta.table, meta.hz, &mo);
 	if (open_raw(r, &meta, err))
