@@ -15,6 +15,12 @@ if [ ! -d $TR/instances ]; then
 	mount -t tracefs nodev $TR 2>/dev/null ||
 		{ echo "SKIP: no tracefs"; exit 77; }
 fi
+# Step 5 makes an instance of a dead recorder: no live session nor
+# another root test (live-soak.sh looks for such instances) runs meanwhile.
+command -v flock >/dev/null || { echo "SKIP: no flock(1)"; exit 77; }
+RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
+mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 900 9 ||
+	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 fail=0
