@@ -196,6 +196,11 @@ static void summary(const char *in, const struct import_summary *s)
 			"the start, %llu changes\n",
 			(long long)st->qos_start_us,
 			(unsigned long long)st->qos_changes);
+	if (st->poll_periods)
+		fprintf(stderr, "polls: %llu, whose end (time limit or "
+			"need_resched) the capture showed: %llu\n",
+			(unsigned long long)st->poll_periods,
+			(unsigned long long)st->poll_ends_seen);
 	if (st->disordered)
 		fprintf(stderr, "periods dropped as out of time order: %llu\n",
 			(unsigned long long)st->disordered);

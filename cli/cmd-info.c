@@ -194,6 +194,10 @@ static void print_text(const char *file, const struct trace_meta *m,
 	       n, m->nr_periods);
 	printf("events:        %" PRIu64 " consumed, %" PRIu64 " lost\n",
 	       m->nr_events, m->lost_events);
+	if (m->poll_ends_seen)
+		printf("poll ends:     seen in the capture for %" PRIu64
+		       " polls (need_resched flag or wakeups)\n",
+		       m->poll_ends_seen);
 	print_table(&m->table);
 
 	printf("\nPer CPU:\n  %4s %12s %8s %12s\n", "cpu", "periods",
@@ -271,6 +275,8 @@ static json_t *json_meta(const struct trace_meta *m)
 			    json_integer((json_int_t)m->nr_events));
 	json_object_set_new(o, "lost_events",
 			    json_integer((json_int_t)m->lost_events));
+	json_object_set_new(o, "poll_ends_seen",
+			    json_integer((json_int_t)m->poll_ends_seen));
 	for (i = 0; i < t->count; i++) {
 		const struct cstate *c = &t->states[i];
 

@@ -143,11 +143,21 @@ static int miss_of_flags(uint8_t flags)
 	       flags & IP_MISS_BELOW ? IDL_MISS_BELOW : IDL_MISS_NONE;
 }
 
+/* Does a period's wake cause mean a task was woken (which ends a poll)?
+ * Timers mostly wake their task; the tick and device interrupts need
+ * not. */
+static bool woken(u8 cause)
+{
+	return cause == WAKE_HRTIMER || cause == WAKE_TIMER ||
+	       cause == WAKE_IPI || cause == WAKE_SCHED;
+}
+
 /*
  * The state the kernel entered at @p: its copy is accounted and told.
- * A poll ran out when it lasted the poll limit and the idle loop went on
- * at once (the next entry within the merge gap): need_resched would have
- * ended the loop.
+ * A poll ran out as the trace says, when the capture showed how its
+ * polls ended (trace_meta.poll_ends_seen); otherwise when it lasted the
+ * copy's poll limit and the idle loop went on at once (the next entry
+ * within the merge gap), a guess that a task's short run can fool.
  */
 static void enter_recorded(struct replay_cpu *rc, int gi,
 			   const struct idle_period *p, s64 gap)
@@ -161,8 +171,10 @@ static void enter_recorded(struct replay_cpu *rc, int gi,
 	if (drv->states[st].flags & CPUIDLE_FLAG_POLLING) {
 		s64 lim = (s64)idl_core_poll_limit(drv, dev);
 
-		dev->poll_time_limit = dur >= lim && gap >= 0 &&
-				       gap <= s->merge_gap_ns;
+		dev->poll_time_limit = s->poll_ends_seen ?
+			(p->flags & IP_POLL_LIMIT) :
+			dur >= lim && gap >= 0 && gap <= s->merge_gap_ns &&
+			!woken(p->wake_cause);
 	}
 	idl_core_account(drv, dev, st, dur);
 	rc->g[gi].klast_tick = (p->flags & IP_GOT_TICK) ||

@@ -75,6 +75,9 @@ struct replay_setup {
 	/* columns run elsewhere (a plugin's, in its own process) */
 	bool		skip[REPLAY_MAX_GOV];
 	bool		miss_recorded;	/* the trace has cpu_idle_miss */
+	/* IP_POLL_LIMIT tells how the kernel's polls ended (the capture
+	 * showed it), not a guess from the default poll time limit */
+	bool		poll_ends_seen;
 	uint32_t	events_seen;	/* trace_meta.events_seen */
 	/* derived at setup */
 	int		nok;		/* allowed states (enabled, latency) */

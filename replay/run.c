@@ -145,6 +145,7 @@ static int setup_trace(struct replay_trace *tr, const struct replay_opts *o,
 	s->events_seen = m->events_seen;
 	s->miss_recorded = !m->events_seen ||
 			   (m->events_seen & (1U << EV_CPU_IDLE_MISS));
+	s->poll_ends_seen = m->poll_ends_seen;
 	if (replay_setup_init(s, &table, err))
 		return -1;
 	replay_energy_model(&s->table, &tr->energy);

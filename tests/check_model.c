@@ -610,6 +610,83 @@ START_TEST(test_poll_limit)
 }
 END_TEST
 
+/* @e with its context flags known, need_resched as @resched */
+static struct raw_event ctx(struct raw_event e, bool resched)
+{
+	e.ctx = EV_CTX_KNOWN | (resched ? EV_CTX_RESCHED : 0);
+	return e;
+}
+
+static struct raw_event wakeup(uint64_t ts, uint32_t cpu, int32_t target)
+{
+	struct raw_event e = ev(EV_SCHED_WAKEUP, ts, cpu);
+
+	e.wakeup.target_cpu = target;
+	return e;
+}
+
+/*
+ * How a poll ended, when the capture shows it: only need_resched ends a
+ * poll before its limit (haltpoll's own window, shorter than the default
+ * 250 us of test_poll_limit).  From the exit's need-resched flag: 60 us
+ * without it ran out its window; 300 us with it was woken; 100 us with
+ * an interrupt inside but no need_resched ran out (the interrupt woke
+ * nothing).  Then, without flags, from wakeups: a 60 us poll with a
+ * wakeup of its CPU from CPU 1 was woken, the next 60 us one ran out;
+ * one whose wakeup the CPU traced after its exit and cpu_idle_miss (a
+ * wakeup queued for a polling CPU) was woken; one after which an
+ * interrupt came and woke a task ran out.
+ */
+START_TEST(test_poll_end_seen)
+{
+	struct cstate_table t;
+	struct model_opts o = { .hz = 250, .clock_is_mono = true };
+	struct idl_err err;
+	struct model *m;
+	const struct model_stats *st;
+	struct raw_event e[] = {
+		idle(1000, 0, 0), ctx(idle(61000, 0, EV_IDLE_EXIT), false),
+		idle(100000, 0, 0), ctx(idle(400000, 0, EV_IDLE_EXIT), true),
+		idle(500000, 0, 0), ev(EV_IRQ_HANDLER_ENTRY, 550000, 0),
+		ctx(idle(600000, 0, EV_IDLE_EXIT), false),
+		idle(700000, 0, 0), wakeup(730000, 1, 0),
+		idle(760000, 0, EV_IDLE_EXIT),
+		idle(800000, 0, 0), idle(860000, 0, EV_IDLE_EXIT),
+		idle(900000, 0, 0), idle(960000, 0, EV_IDLE_EXIT),
+		ev(EV_CPU_IDLE_MISS, 960000, 0), wakeup(963000, 0, 0),
+		idle(1000000, 0, 0), idle(1060000, 0, EV_IDLE_EXIT),
+		ev(EV_CPU_IDLE_MISS, 1060000, 0),
+		ev(EV_IRQ_HANDLER_ENTRY, 1062000, 0), wakeup(1063000, 0, 0),
+		idle(1100000, 0, 1), idle(1160000, 0, EV_IDLE_EXIT),
+	};
+
+	memset(&t, 0, sizeof(t));
+	t.count = 2;
+	t.states[0].flags = CSTATE_POLLING;
+	t.states[1].target_residency_ns = 1000;
+	model_poll_opts(&t, 250, &o);
+	m = model_create(&o, collect, NULL, &err);
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	feed(m, e, (int)(sizeof(e) / sizeof(e[0])));
+	finish(m);
+	ck_assert_int_eq(ngot, 8);
+	ck_assert(got[0].flags & IP_POLL_LIMIT);
+	ck_assert(!(got[1].flags & IP_POLL_LIMIT));
+	ck_assert(got[2].flags & IP_POLL_LIMIT);
+	ck_assert(!(got[3].flags & IP_POLL_LIMIT));
+	ck_assert(got[4].flags & IP_POLL_LIMIT);
+	ck_assert(!(got[5].flags & IP_POLL_LIMIT));
+	ck_assert(got[5].flags & IP_MISS_ABOVE);
+	ck_assert(got[6].flags & IP_POLL_LIMIT);
+	ck_assert(!(got[7].flags & IP_POLL_LIMIT));	/* not a poll */
+	st = model_get_stats(m);
+	ck_assert_uint_eq(st->poll_periods, 7);
+	ck_assert_uint_eq(st->poll_ends_seen, 7);
+	model_free(m);
+}
+END_TEST
+
 /* Beyond the window: a period before the last one written is dropped. */
 START_TEST(test_disordered)
 {
@@ -1476,6 +1553,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_tick_events_lost);
 	tcase_add_test(tc, test_sleep_timer_superseded);
 	tcase_add_test(tc, test_poll_limit);
+	tcase_add_test(tc, test_poll_end_seen);
 	tcase_add_test(tc, test_disordered);
 	tcase_add_test(tc, test_hz_estimate);
 	tcase_add_test(tc, test_hz_estimate_merge);

@@ -848,6 +848,55 @@ START_TEST(test_agreement_poll_limit)
 END_TEST
 
 /*
+ * When the capture showed how polls ended (poll_ends_seen), the copy is
+ * told what the trace says: a 300 us poll followed after 5 us without
+ * IP_POLL_LIMIT was ended by need_resched; a 15 us one with it ran out
+ * (haltpoll's window is shorter than the core's limit); so did a 300 us
+ * one.  Without it, the guess of test_agreement_poll_limit, but a poll
+ * woken by a timer (WAKE_HRTIMER) did not run out, however long.
+ */
+START_TEST(test_agreement_poll_seen)
+{
+	static const bool want[2][3] = {
+		{ false, true, true },		/* poll_ends_seen */
+		{ false, false, true },		/* guessed */
+	};
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idle_period p[4];
+	int i, seen;
+
+	for (seen = 0; seen < 2; seen++) {
+		p[0] = period(MS, 300 * US, TRACE_NO_TIMER, 3 * MS,
+			      seen ? WAKE_HRTIMER : WAKE_UNKNOWN);
+		p[1] = period(MS + 305 * US, 15 * US, TRACE_NO_TIMER, 3 * MS,
+			      WAKE_UNKNOWN);
+		p[2] = period(MS + 325 * US, 300 * US, TRACE_NO_TIMER,
+			      3 * MS, WAKE_UNKNOWN);
+		p[3] = period(MS + 630 * US, 50 * US, TRACE_NO_TIMER, 3 * MS,
+			      WAKE_IPI);
+		p[1].flags |= IP_POLL_LIMIT;
+		p[2].flags |= IP_POLL_LIMIT;
+		setup_skl(&s);
+		add_fixed(&s, 0, false);
+		follow(&s, 0);
+		s.poll_ends_seen = !seen;
+		init_skl(&s);
+		rc = start(&s);
+		for (i = 0; i < 4; i++) {
+			p[i].state = 0;
+			replay_cpu_feed(rc, &p[i]);
+			if (i)
+				ck_assert_int_eq(rc->g[0].kdev.poll_time_limit,
+						 want[seen][i - 1]);
+		}
+		replay_cpu_finish(rc);
+		free(rc);
+	}
+}
+END_TEST
+
+/*
  * What-if HZ: 1000 (TICK 1 ms) on a trace without usable delta_tick:
  * the tick grid is the multiples of 1 ms.  "fixed" C1 keeping the tick
  * over a 10 ms period entered at 100.5 ms: ticks at 101, 102, ... 110 ms:
@@ -1220,6 +1269,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_agreement_entries);
 	tcase_add_test(tc, test_agreement_no_timer);
 	tcase_add_test(tc, test_agreement_poll_limit);
+	tcase_add_test(tc, test_agreement_poll_seen);
 	tcase_add_loop_test(tc, test_agreement_kernel_loop, 0, 5);
 	tcase_add_test(tc, test_energy_models);
 	tcase_add_test(tc, test_latency_percentiles);

@@ -309,6 +309,7 @@ static void counters_trip(int ncpu, uint32_t header_size)
 	strcpy(meta.governor_params, "guest_halt_poll_ns=0,guest_halt_poll_grow=2");
 	strcpy(meta.module_params, "haltpoll.guest_halt_poll_ns=0 cpuidle_haltpoll.force=Y");
 	meta.events_seen = 0x7ffe;
+	meta.poll_ends_seen = 1234567890123ULL;
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
 		c[i].cpu = (uint32_t)(i / 3);
@@ -342,6 +343,7 @@ static void counters_trip(int ncpu, uint32_t header_size)
 	ck_assert_str_eq(m->module_params,
 			 "haltpoll.guest_halt_poll_ns=0 cpuidle_haltpoll.force=Y");
 	ck_assert_uint_eq(m->events_seen, 0x7ffe);
+	ck_assert_uint_eq(m->poll_ends_seen, 1234567890123ULL);
 	rc = trace_reader_counters(r, &got);
 	ck_assert_uint_eq(got, n);
 	for (i = 0; i < n; i++) {

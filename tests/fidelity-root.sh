@@ -4,7 +4,9 @@
 # idlelab has, five workloads (idle, a 1 ms periodic timer, random sleeps
 # of about 500 us, a pipe ping-pong every 200 us, random sleeps with the
 # CPU latency QoS held at 0 for a third of the time and CPU 0's resume
-# latency for another) are captured:
+# latency for another), and under haltpoll polling (guest_halt_poll_ns
+# 200000: random sleeps of about 300 us, a ping-pong every 50 us) are
+# captured:
 # by idlelab record, as plain tracefs text with a reduced event set (no
 # sched_switch) and, when perf works, as perf script text of the same
 # events, both imported with --governor.  Replaying each capture
@@ -12,7 +14,8 @@
 # least 99.5% of the entries of every capture, and all but at most one
 # of a capture of fewer than 400 (doc/scoring.md); a failure prints the
 # first disagreements with their inputs.  The governor is restored on
-# every exit.  FIDELITY_SECONDS sets the length of each capture
+# every exit, and so are CPU 0's resume latency and guest_halt_poll_ns.
+# FIDELITY_SECONDS sets the length of each capture
 # (default 4).
 set -u
 : "${IDLELAB:=./idlelab}" "${top_builddir:=.}"
@@ -44,6 +47,9 @@ G0=$(cat $SYS/cpuidle/current_governor)
 # the qos workload sets CPU 0's resume latency for a while
 Q=$SYS/cpu0/power/pm_qos_resume_latency_us
 Q0=$(cat $Q 2>/dev/null)
+# and haltpoll's polling window
+HP=/sys/module/haltpoll/parameters/guest_halt_poll_ns
+HP0=$(cat "$HP" 2>/dev/null)
 INST=
 # Never leave the host changed: the governor and CPU 0's resume latency
 # back, our instance gone.
@@ -52,6 +58,7 @@ restore() {
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
 		echo "$G0" > $SYS/cpuidle/current_governor
 	[ -z "$Q0" ] || [ "$(cat $Q)" = "$Q0" ] || echo "$Q0" > $Q
+	[ -z "$HP0" ] || [ "$(cat "$HP")" = "$HP0" ] || echo "$HP0" > "$HP"
 	rm -rf "$T"
 }
 trap restore EXIT
@@ -143,7 +150,7 @@ print(g["agreement_entries"], g["agreement_same"])' "$T/r.json" "$3")
 	n=$2 same=$3
 	[ "$n" -gt 0 ] || { bad "$1: no agreement measured"; return; }
 	pct=$(python3 -c "print('%.2f' % (100.0 * $same / $n if $n else 0))")
-	printf '  %-26s %7d entries %7s%% same\n' "$1" "$n" "$pct"
+	printf '  %-32s %7d entries %7s%% same\n' "$1" "$n" "$pct"
 	# at least 99.5%, and at most one disagreement on a short capture
 	allowed=$((n / 200))
 	[ $allowed -ge 1 ] || allowed=1
@@ -185,12 +192,17 @@ capture() {
 		[ "$(entries "$T/$name.rec.idl" "$gov")" != 0 ]
 }
 
+# run_workloads GOV [TAG WORKLOAD...]: the default five, or these (their
+# names with -TAG)
 run_workloads() {
-	gov=$1
+	gov=$1 tag=
+	shift
+	[ $# -gt 0 ] && { tag=-$1; shift; }
+	[ $# -gt 0 ] || set -- "idle $D" "periodic 1000 $D" "random 500 $D" \
+		"pingpong 200 $D" "qos 500 $D"
 	ok=0
-	for w in "idle $D" "periodic 1000 $D" "random 500 $D" \
-		"pingpong 200 $D" "qos 500 $D"; do
-		name=${w%% *}-$gov
+	for w in "$@"; do
+		name=${w%% *}-$gov$tag
 		# on a machine busy with other work a CPU may never go idle in
 		# a short capture: up to 3 attempts, then the workload is
 		# skipped (said); a governor with every workload skipped fails
@@ -231,4 +243,12 @@ for gov in $(cat $SYS/cpuidle/available_governors); do
 	ran=1
 done
 [ $ran = 1 ] || { echo "SKIP: no governor idlelab has"; exit 77; }
+# haltpoll polling: its window adapts to the halts it sees, and a poll
+# that ran out is told apart from one a wakeup ended only by the capture
+# (doc/importing.md)
+if grep -qw haltpoll $SYS/cpuidle/available_governors && [ -w "$HP" ]; then
+	echo "haltpoll, guest_halt_poll_ns=200000:"
+	echo 200000 > "$HP"
+	run_workloads haltpoll poll "random 300 $D" "pingpong 50 $D"
+fi
 exit $fail

@@ -340,6 +340,40 @@ p=$(same_hp "$T/nodq.idl")
 	grep -q "hint: in [0-9]* of the [0-9]* disagreements of haltpoll" ||
 	bad "no PM QoS hint without the device requests"
 
+# haltpoll-poll.txt: a real capture of the same VM under haltpoll with
+# guest_halt_poll_ns=200000 (it polls, its window 50-200 us) while a task
+# slept 0-300 us at random (cpu_idle and hrtimer events only).  A poll
+# whose exit lacks the need-resched flag ran out the window: the halt
+# entered next is the same workload period.  Without the flags the
+# import can only guess from the default limit (250 us, longer than the
+# window) and merges none of them.
+hpp="haltpoll:guest_halt_poll_ns=200000"
+awk_polls='/cpu_idle: state=0 / { p = 1; next }
+p && /cpu_idle: state=4294967295/ { if ($3 !~ /N/) { split($4, a, ":");
+	t = a[1]; q = 1 }; p = 0; next }
+q && /cpu_idle: state=/ { split($4, a, ":"); if ((a[1] - t) * 1e6 < 20.5)
+	n++; q = 0 }
+END { print n + 0 }'
+ran_out=$(awk "$awk_polls" "$FX/haltpoll-poll.txt")
+npoll=$(grep -c "cpu_idle: state=0 " "$FX/haltpoll-poll.txt")
+merged() { "$IDLELAB" replay -g haltpoll --format csv "$1" 2>/dev/null |
+	awk -F, '$2 == "all" && $3 == "workload" { v[$4] = $6 }
+		 END { print v["recorded_periods"] - v["idle_periods"] }'; }
+imp "$FX/haltpoll-poll.txt" -o "$T/hp.idl" --machine vm-haltpoll --hz 250 \
+	--governor "$hpp" || bad "poll import: $(cat "$T/err")"
+expect "$T/hp.idl" poll_ends_seen "$npoll"
+[ "$(same_hp "$T/hp.idl")" = "100.00" ] ||
+	bad "poll replay: $(same_hp "$T/hp.idl")% same, expected 100.00"
+[ "$ran_out" -gt 50 ] && [ "$(merged "$T/hp.idl")" -ge "$ran_out" ] ||
+	bad "poll replay: $(merged "$T/hp.idl") merged, $ran_out polls ran out"
+sed -E 's/\] [.dDnNhHsSpPbBlLzZ0-9]{4,5} /] /' "$FX/haltpoll-poll.txt" \
+	>"$T/hpn.txt"
+imp "$T/hpn.txt" -o "$T/hpn.idl" --machine vm-haltpoll --hz 250 \
+	--governor "$hpp" || bad "poll import without flags: $(cat "$T/err")"
+expect "$T/hpn.idl" poll_ends_seen 0
+[ "$(merged "$T/hpn.idl")" -lt "$ran_out" ] ||
+	bad "poll replay without flags: $(merged "$T/hpn.idl") merged"
+
 # Recorded and imported traces of the same run agree (root + tracefs).
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
    "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 &&

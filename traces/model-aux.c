@@ -276,6 +276,7 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm)
 	for (t = EV_NONE + 1; t < EV_LOST; t++)
 		if (st->by_type[t])
 			wm->events_seen |= 1U << t;
+	wm->poll_ends_seen = st->poll_ends_seen;
 	wm->nr_events = st->events;
 	wm->lost_events = st->lost_events;
 	wm->start_ns = st->first_ts;

@@ -189,6 +189,47 @@ int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 	return model_release(m, c, now, err);
 }
 
+/*
+ * A poll whose end the capture does not flag (no context flags at its
+ * exit) but whose wakeups it has: a wakeup queued for an idle CPU that
+ * polls sends no IPI and is traced by that CPU after its exit, so the
+ * period is closed by what comes next (the next entry, a sched_switch,
+ * its window), not by its cpu_idle_miss.
+ */
+bool model_poll_end_later(const struct model *m, const struct cpu_state *c)
+{
+	return m->o.poll_state >= 0 && c->state == m->o.poll_state &&
+	       !(c->exit_ctx & EV_CTX_KNOWN) && m->st.by_type[EV_SCHED_WAKEUP];
+}
+
+/*
+ * Did @c's poll end on its time limit (the kernel's dev->poll_time_limit,
+ * which haltpoll's next select reads)?  Nothing else ends a poll but
+ * need_resched: an interrupt that wakes no task returns to the loop.  So
+ * the exit's need-resched flag tells, when the capture has the flags;
+ * otherwise no wakeup of the CPU (during the poll, or traced by it after
+ * the exit before any interrupt) and no IPI to it, when the capture has
+ * wakeups.
+ * Without either, a poll as long as the default limit (haltpoll sets its
+ * own, shorter, which is then missed).
+ */
+static bool poll_timed_out(struct model *m, const struct cpu_state *c)
+{
+	m->st.poll_periods++;
+	if (c->exit_ctx & EV_CTX_KNOWN) {
+		m->st.poll_ends_seen++;
+		return !(c->exit_ctx & EV_CTX_RESCHED);
+	}
+	if (model_poll_end_later(m, c)) {
+		m->st.poll_ends_seen++;
+		return !c->c.ipi_ts && !(c->c.wake_ts &&
+			(c->c.wake_ts <= c->exit_ns || !c->c.after_exit_ts ||
+			 c->c.wake_ts < c->c.after_exit_ts));
+	}
+	return m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
+	       (int64_t)(c->exit_ns - c->entry_ns) >= m->o.poll_limit_ns;
+}
+
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[cpu];
@@ -255,8 +296,7 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		p.flags |= IP_SLEEP_EXACT;
 
 	if (m->o.poll_state >= 0 && p.state == m->o.poll_state &&
-	    m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
-	    (int64_t)(p.exit_ns - p.entry_ns) >= m->o.poll_limit_ns)
+	    poll_timed_out(m, c))
 		p.flags |= IP_POLL_LIMIT;
 
 	/* the other CPUs' events of that time are missing (an overwritten

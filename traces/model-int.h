@@ -83,6 +83,7 @@ struct cause {
 	uint32_t	ipi_from, wake_from;
 	bool		got_tick;
 	bool		in_period;	/* a local cause inside the period */
+	uint64_t	after_exit_ts;	/* the first one after the exit */
 };
 
 struct cpu_state {
@@ -92,6 +93,7 @@ struct cpu_state {
 	uint64_t	entry_ns, exit_ns;
 	int16_t		state;
 	uint8_t		flags;
+	uint8_t		exit_ctx;	/* EV_CTX_* of the exit event */
 	int32_t		entry_qos_us;	/* constraint at entry, -1 unknown */
 	int32_t		dev_qos_us;	/* its resume-latency QoS, -1 none */
 	/* the PM QoS request event just traced here: what the
@@ -236,6 +238,7 @@ static inline int64_t rel(int64_t t, uint64_t entry)
 
 /* model-close.c */
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err);
+bool model_poll_end_later(const struct model *m, const struct cpu_state *c);
 int model_sweep_deadlines(struct model *m, uint64_t now,
 			  struct idl_err *err);
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,

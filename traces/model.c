@@ -353,6 +353,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	}
 	c->phase = PH_LOOP;
 	c->exit_ns = e->ts;
+	c->exit_ctx = e->ctx;
 	c->closing = true;
 	/* need_resched at the exit: the idle loop ends, the tick restarts */
 	if (e->ctx & EV_CTX_RESCHED)
@@ -385,6 +386,8 @@ static void local_cause(struct model *m, struct cpu_state *c,
 {
 	if (!collecting(m, c, e->ts) || (c->phase != PH_IDLE && in_task(e)))
 		return;
+	if (c->phase != PH_IDLE && !c->c.after_exit_ts)
+		c->c.after_exit_ts = e->ts;
 	/* The tick handler runs the expired timers of a stopped tick:
 	 * the timer it ran is the real cause. */
 	if (c->c.ts && !(c->c.what == WAKE_TICK && c->stopped_now &&
@@ -637,6 +640,8 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 		if (!c->closing)
 			return 0;
 		c->flags |= e->miss.below ? IP_MISS_BELOW : IP_MISS_ABOVE;
+		if (model_poll_end_later(m, c))
+			return 0;
 		return model_close_period(m, cpu, err);
 	}
 	c = &m->cpus[e->cpu];

@@ -136,6 +136,8 @@ static size_t encode(const struct trace_meta *m, uint64_t nr_blocks,
 	TLV_STR(&b, TF_T_GOV_PARAMS, m->governor_params);
 	TLV_STR(&b, TF_T_MODULE_PARAMS, m->module_params);
 	tlv_u32(&b, TF_T_EVENTS_SEEN, m->events_seen);
+	if (m->poll_ends_seen)	/* (absent in files of before) */
+		tlv_u64(&b, TF_T_POLL_ENDS, m->poll_ends_seen);
 	TLV_STR(&b, TF_T_TAB_NAME, t->name);
 	TLV_STR(&b, TF_T_TAB_DESC, t->description);
 	TLV_STR(&b, TF_T_TAB_DRIVER, t->driver);
@@ -324,7 +326,7 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 		break;
 	case TF_T_LATENCY_REQ: case TF_T_START: case TF_T_END:
 	case TF_T_NR_PERIODS: case TF_T_NR_EVENTS: case TF_T_LOST_EVENTS:
-	case TF_T_NR_BLOCKS:
+	case TF_T_NR_BLOCKS: case TF_T_POLL_ENDS:
 		break;
 	default:
 		return 1;	/* unknown tag: skip */
@@ -335,6 +337,7 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 	case TF_T_HZ:		m->hz = (uint32_t)x; break;
 	case TF_T_NR_CPUS:	m->nr_cpus = (uint32_t)x; break;
 	case TF_T_EVENTS_SEEN:	m->events_seen = (uint32_t)x; break;
+	case TF_T_POLL_ENDS:	m->poll_ends_seen = x; break;
 	case TF_T_LATENCY_REQ:	m->latency_req_ns = (int64_t)x; break;
 	case TF_T_START:	m->start_ns = x; break;
 	case TF_T_END:		m->end_ns = x; break;

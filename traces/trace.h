@@ -90,6 +90,10 @@ struct trace_meta {
 	/* bit (1 << enum ev_type) for each event type the capture holds;
 	 * 0 if not known (traces written before this field) */
 	uint32_t	events_seen;
+	/* periods in a polling state whose end the capture showed (their
+	 * IP_POLL_LIMIT is the kernel's, not a guess from the default time
+	 * limit); 0 if none or not known */
+	uint64_t	poll_ends_seen;
 	struct cstate_table table;
 };
 
