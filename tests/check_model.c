@@ -570,6 +570,25 @@ START_TEST(test_out_of_order)
 }
 END_TEST
 
+/* A model of POLL and a state of 1 us residency at HZ 250 (@o: HZ 250,
+ * CLOCK_MONOTONIC; its poll state and default limit are set here). */
+static struct model *poll_model(struct model_opts *o)
+{
+	struct cstate_table t;
+	struct idl_err err;
+	struct model *m;
+
+	memset(&t, 0, sizeof(t));
+	t.count = 2;
+	t.states[0].flags = CSTATE_POLLING;
+	t.states[1].target_residency_ns = 1000;
+	model_poll_opts(&t, 250, o);
+	m = model_create(o, collect, NULL, &err);
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	return m;
+}
+
 /*
  * Poll limit (cpuidle_poll_time(), doc/governors.md section 3.3): table
  * POLL + a state with 1 us residency (below the 10 us minimum, skipped),
@@ -579,9 +598,7 @@ END_TEST
  */
 START_TEST(test_poll_limit)
 {
-	struct cstate_table t;
 	struct model_opts o = { .hz = 250, .clock_is_mono = true };
-	struct idl_err err;
 	struct model *m;
 	struct raw_event e[] = {
 		idle(1000, 0, 0), idle(301000, 0, EV_IDLE_EXIT),
@@ -590,16 +607,9 @@ START_TEST(test_poll_limit)
 		idle(800000, 0, 0), idle(1000000, 0, EV_IDLE_EXIT),
 	};
 
-	memset(&t, 0, sizeof(t));
-	t.count = 2;
-	t.states[0].flags = CSTATE_POLLING;
-	t.states[1].target_residency_ns = 1000;
-	model_poll_opts(&t, 250, &o);
+	m = poll_model(&o);
 	ck_assert_int_eq(o.poll_state, 0);
 	ck_assert_int_eq(o.poll_limit_ns, 250000);
-	m = model_create(&o, collect, NULL, &err);
-	ck_assert_ptr_nonnull(m);
-	ngot = 0;
 	feed(m, e, 7);
 	finish(m);
 	ck_assert_int_eq(ngot, 3);
@@ -639,9 +649,7 @@ static struct raw_event wakeup(uint64_t ts, uint32_t cpu, int32_t target)
  */
 START_TEST(test_poll_end_seen)
 {
-	struct cstate_table t;
 	struct model_opts o = { .hz = 250, .clock_is_mono = true };
-	struct idl_err err;
 	struct model *m;
 	const struct model_stats *st;
 	struct raw_event e[] = {
@@ -660,14 +668,7 @@ START_TEST(test_poll_end_seen)
 		idle(1100000, 0, 1), idle(1160000, 0, EV_IDLE_EXIT),
 	};
 
-	memset(&t, 0, sizeof(t));
-	t.count = 2;
-	t.states[0].flags = CSTATE_POLLING;
-	t.states[1].target_residency_ns = 1000;
-	model_poll_opts(&t, 250, &o);
-	m = model_create(&o, collect, NULL, &err);
-	ck_assert_ptr_nonnull(m);
-	ngot = 0;
+	m = poll_model(&o);
 	feed(m, e, (int)(sizeof(e) / sizeof(e[0])));
 	finish(m);
 	ck_assert_int_eq(ngot, 8);

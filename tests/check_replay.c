@@ -808,6 +808,36 @@ START_TEST(test_agreement_no_timer)
 END_TEST
 
 /*
+ * The POLL entries @p[0..3] through "fixed" C1, live at capture, on skl
+ * (@seen: the capture showed how polls ended): after each of the first
+ * three the copy's poll_time_limit is @want.  The copy steps one entry
+ * late.  Returns the finished CPU (to free).
+ */
+static struct replay_cpu *follow_polls(struct idle_period *p, bool seen,
+				       const bool *want)
+{
+	static struct replay_setup s;
+	struct replay_cpu *rc;
+	int i;
+
+	setup_skl(&s);
+	add_fixed(&s, 0, false);
+	follow(&s, 0);
+	s.poll_ends_seen = seen;
+	init_skl(&s);
+	rc = start(&s);
+	for (i = 0; i < 4; i++) {
+		p[i].state = 0;
+		replay_cpu_feed(rc, &p[i]);
+		if (i)
+			ck_assert_int_eq(rc->g[0].kdev.poll_time_limit,
+					 want[i - 1]);
+	}
+	replay_cpu_finish(rc);
+	return rc;
+}
+
+/*
  * A poll that ran out: the copy is told so only when the poll lasted
  * the limit (20 us on skl: C1E's target residency, the first of at
  * least 10 us) and the next entry came within the merge gap (20 us).
@@ -817,10 +847,9 @@ END_TEST
  */
 START_TEST(test_agreement_poll_limit)
 {
-	struct replay_setup s;
+	static const bool want[3] = { true, false, false };
 	struct replay_cpu *rc;
 	struct idle_period p[4];
-	int i;
 
 	p[0] = period(MS, 300 * US, TRACE_NO_TIMER, 3 * MS, WAKE_UNKNOWN);
 	p[1] = period(MS + 305 * US, 300 * US, TRACE_NO_TIMER, 3 * MS,
@@ -829,18 +858,7 @@ START_TEST(test_agreement_poll_limit)
 		      WAKE_IPI);
 	p[3] = period(MS + 825 * US, 50 * US, TRACE_NO_TIMER, 3 * MS,
 		      WAKE_IPI);
-	setup_skl(&s);
-	add_fixed(&s, 0, false);
-	follow(&s, 0);
-	init_skl(&s);
-	rc = start(&s);
-	for (i = 0; i < 4; i++) {
-		p[i].state = 0;
-		replay_cpu_feed(rc, &p[i]);
-		if (i)
-			ck_assert_int_eq(rc->g[0].kdev.poll_time_limit, i == 1);
-	}
-	replay_cpu_finish(rc);
+	rc = follow_polls(p, false, want);
 	ck_assert_uint_eq(rc->g[0].sc.agree_n, 4);
 	ck_assert_uint_eq(rc->g[0].sc.agree_same, 4);
 	free(rc);
@@ -861,10 +879,8 @@ START_TEST(test_agreement_poll_seen)
 		{ false, true, true },		/* poll_ends_seen */
 		{ false, false, true },		/* guessed */
 	};
-	struct replay_setup s;
-	struct replay_cpu *rc;
 	struct idle_period p[4];
-	int i, seen;
+	int seen;
 
 	for (seen = 0; seen < 2; seen++) {
 		p[0] = period(MS, 300 * US, TRACE_NO_TIMER, 3 * MS,
@@ -877,21 +893,7 @@ START_TEST(test_agreement_poll_seen)
 			      WAKE_IPI);
 		p[1].flags |= IP_POLL_LIMIT;
 		p[2].flags |= IP_POLL_LIMIT;
-		setup_skl(&s);
-		add_fixed(&s, 0, false);
-		follow(&s, 0);
-		s.poll_ends_seen = !seen;
-		init_skl(&s);
-		rc = start(&s);
-		for (i = 0; i < 4; i++) {
-			p[i].state = 0;
-			replay_cpu_feed(rc, &p[i]);
-			if (i)
-				ck_assert_int_eq(rc->g[0].kdev.poll_time_limit,
-						 want[seen][i - 1]);
-		}
-		replay_cpu_finish(rc);
-		free(rc);
+		free(follow_polls(p, !seen, want[seen]));
 	}
 }
 END_TEST

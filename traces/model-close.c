@@ -202,6 +202,15 @@ bool model_poll_end_later(const struct model *m, const struct cpu_state *c)
 	       !(c->exit_ctx & EV_CTX_KNOWN) && m->st.by_type[EV_SCHED_WAKEUP];
 }
 
+/* A wakeup of @c's CPU ended its poll: one during it, or one the CPU
+ * traced after its exit before any interrupt (not that interrupt's). */
+static bool poll_woken(const struct cpu_state *c)
+{
+	uint64_t w = c->c.wake_ts, irq = c->c.after_exit_ts;
+
+	return w && (w <= c->exit_ns || !irq || w < irq);
+}
+
 /*
  * Did @c's poll end on its time limit (the kernel's dev->poll_time_limit,
  * which haltpoll's next select reads)?  Nothing else ends a poll but
@@ -222,9 +231,7 @@ static bool poll_timed_out(struct model *m, const struct cpu_state *c)
 	}
 	if (model_poll_end_later(m, c)) {
 		m->st.poll_ends_seen++;
-		return !c->c.ipi_ts && !(c->c.wake_ts &&
-			(c->c.wake_ts <= c->exit_ns || !c->c.after_exit_ts ||
-			 c->c.wake_ts < c->c.after_exit_ts));
+		return !c->c.ipi_ts && !poll_woken(c);
 	}
 	return m->o.poll_limit_ns > 0 && !c->c.in_period && !c->c.ipi_ts &&
 	       (int64_t)(c->exit_ns - c->entry_ns) >= m->o.poll_limit_ns;

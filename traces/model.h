@@ -52,7 +52,7 @@ struct model_stats {
 	uint64_t	lost_events;		/* reported by the reader */
 	uint64_t	with_flags;		/* events with EV_CTX_KNOWN */
 	/* periods in the polling state, and those of them whose end (time
-	 * limit or need_resched) the capture showed (model_poll_end()) */
+	 * limit or need_resched) the capture showed (model-close.c) */
 	uint64_t	poll_periods, poll_ends_seen;
 	/* CPU latency QoS: at the start (-1: unknown), the changes */
 	int64_t		qos_start_us;
