@@ -92,6 +92,15 @@ int cstate_table_write(FILE *f, const struct cstate_table *t);
 #define CSTATE_SYSFS_ROOT	"/sys/devices/system/cpu"
 int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
 		      struct cstate_table *t, struct idl_err *err);
+/*
+ * The first CPU other than @cpu (of cpu0, cpu1, ... under the root) whose
+ * idle states differ from @t, @cpu's: in number, name, exit latency or
+ * target residency (*@what "idle states"), or only in which are disabled
+ * (*@what "disabled states").  A trace carries one table for all CPUs.
+ * CPUs whose states cannot be read (offline) are skipped.  -1: none.
+ */
+int cstate_sysfs_other_cpu(const char *sysfs_root, unsigned int cpu,
+			   const struct cstate_table *t, const char **what);
 /* ROOT/cpuCPU/cpuidle/stateSTATE/FILE, the path of one state attribute. */
 void cstate_sysfs_path(char *buf, size_t len, const char *root,
 		       unsigned int cpu, int state, const char *file);

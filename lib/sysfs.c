@@ -199,6 +199,53 @@ int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
 	return 0;
 }
 
+#define SYSFS_MAX_CPUS	8192	/* cpuN directories looked at */
+
+/* 0 alike, 1 differing states, 2 differing disabled states only. */
+static int tables_differ(const struct cstate_table *a,
+			 const struct cstate_table *b)
+{
+	int i, dis = 0;
+
+	if (a->count != b->count)
+		return 1;
+	for (i = 0; i < a->count; i++) {
+		const struct cstate *x = &a->states[i], *y = &b->states[i];
+
+		if (strcmp(x->name, y->name) ||
+		    x->exit_latency_ns != y->exit_latency_ns ||
+		    x->target_residency_ns != y->target_residency_ns)
+			return 1;
+		dis |= x->disabled != y->disabled;
+	}
+	return dis ? 2 : 0;
+}
+
+int cstate_sysfs_other_cpu(const char *sysfs_root, unsigned int cpu,
+			   const struct cstate_table *t, const char **what)
+{
+	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	struct cstate_table o;
+	struct idl_err err;
+	char path[4096];
+	unsigned int c;
+	int d;
+
+	for (c = 0; c < SYSFS_MAX_CPUS; c++) {
+		snprintf(path, sizeof(path), "%s/cpu%u", root, c);
+		if (access(path, F_OK))
+			break;
+		if (c == cpu || cstate_sysfs_read(root, c, &o, &err))
+			continue;
+		d = tables_differ(t, &o);
+		if (d) {
+			*what = d == 1 ? "idle states" : "disabled states";
+			return (int)c;
+		}
+	}
+	return -1;
+}
+
 static int read_counter(const char *root, unsigned int cpu, int i,
 			const char *file, unsigned long long *v)
 {

@@ -683,6 +683,18 @@ static int finish(struct rec *r, struct idl_err *err)
 	return 0;
 }
 
+/* The trace carries CPU 0's table, which replay applies to every CPU. */
+static void warn_other_cpu(const struct cstate_table *t)
+{
+	const char *what;
+	int c = cstate_sysfs_other_cpu(CSTATE_SYSFS_ROOT, 0, t, &what);
+
+	if (c >= 0)
+		idl_warn("CPU %d's %s differ from CPU 0's: the trace carries "
+			 "CPU 0's table, and replay applies it to every CPU",
+			 c, what);
+}
+
 static int record_run(struct rec *r, struct idl_err *err)
 {
 	struct trace_meta meta;
@@ -694,6 +706,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	 * formats took 15 s of a sanitizer build on a VM without cpuidle */
 	if (cstate_sysfs_read(CSTATE_SYSFS_ROOT, 0, &table, err))
 		return -1;
+	warn_other_cpu(&table);
 	if (make_instance(r, err) || setup_instance(r, err))
 		return -1;
 	fill_meta(&meta, r);
