@@ -265,19 +265,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* A trace recorded here would carry this one table for every CPU. */
-static void warn_other_cpu(const char *root, unsigned int cpu,
-			   const struct cstate_table *t)
-{
-	const char *what;
-	int c = cstate_sysfs_other_cpu(root, cpu, t, &what);
-
-	if (c >= 0)
-		idl_warn("CPU %d's %s differ from CPU %u's (shown): a "
-			 "trace carries one table for all its CPUs", c, what,
-			 cpu);
-}
-
 static int get_table(const struct opts *o, struct cstate_table *t,
 		     struct idl_err *err)
 {
@@ -293,7 +280,7 @@ static int get_table(const struct opts *o, struct cstate_table *t,
 	}
 	if (cstate_sysfs_read(o->root, (unsigned int)o->cpu, t, err))
 		return -1;
-	warn_other_cpu(o->root, (unsigned int)o->cpu, t);
+	cstate_sysfs_warn_mixed(o->root, (unsigned int)o->cpu, t);
 	return 0;
 }
 

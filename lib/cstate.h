@@ -101,6 +101,9 @@ int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
  */
 int cstate_sysfs_other_cpu(const char *sysfs_root, unsigned int cpu,
 			   const struct cstate_table *t, const char **what);
+/* ... said in a warning, if there is one. */
+void cstate_sysfs_warn_mixed(const char *sysfs_root, unsigned int cpu,
+			     const struct cstate_table *t);
 /* ROOT/cpuCPU/cpuidle/stateSTATE/FILE, the path of one state attribute. */
 void cstate_sysfs_path(char *buf, size_t len, const char *root,
 		       unsigned int cpu, int state, const char *file);

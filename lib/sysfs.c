@@ -246,6 +246,17 @@ int cstate_sysfs_other_cpu(const char *sysfs_root, unsigned int cpu,
 	return -1;
 }
 
+void cstate_sysfs_warn_mixed(const char *sysfs_root, unsigned int cpu,
+			     const struct cstate_table *t)
+{
+	const char *what;
+	int c = cstate_sysfs_other_cpu(sysfs_root, cpu, t, &what);
+
+	if (c >= 0)
+		idl_warn("CPU %d's %s differ from CPU %u's: a trace holds one "
+			 "table for all its CPUs", c, what, cpu);
+}
+
 static int read_counter(const char *root, unsigned int cpu, int i,
 			const char *file, unsigned long long *v)
 {

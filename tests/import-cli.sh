@@ -374,7 +374,32 @@ expect "$T/hpn.idl" poll_ends_seen 0
 [ "$(merged "$T/hpn.idl")" -lt "$ran_out" ] ||
 	bad "poll replay without flags: $(merged "$T/hpn.idl") merged"
 
-# Recorded and imported traces of the same run agree (root + tracefs).
+# record --raw's header states the CPUs' resume latencies read at the
+# start: CPU 0's three periods of haltpoll-live.txt are entered under its
+# 20 us, CPU 5's constraint concerns none of them.
+{ echo "# idlelab-raw: clock=mono hz=250 latency_req_ns=-1" \
+	"resume_latency_us=0:20,5:7 kernel=x"
+  cat "$FX/haltpoll-live.txt"; } >"$T/rl.txt"
+imp "$T/rl.txt" -o "$T/rl.idl" --machine vm-haltpoll ||
+	bad "raw header import: $(cat "$T/err")"
+expect "$T/rl.idl" min_ns 20000
+expect "$T/rl.idl" max_ns 20000
+
+# Recorded and imported traces of the same run agree (root + tracefs),
+# with CPU 0's resume latency at 20 us from before the recording (the
+# periods' constraint that no event tells: record reads it, and its
+# --raw header says it), under the lock of the tests that switch
+# governors, and put back.
+Q=/sys/devices/system/cpu/cpu0/power/pm_qos_resume_latency_us
+RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
+q0=
+if [ "$(id -u)" = 0 ] && [ -w "$Q" ] && mkdir -p "$RUN" &&
+   exec 8>>"$RUN/live.lock" && flock -w 900 8; then
+	q0=$(cat "$Q")
+	trap 'echo "$q0" >"$Q"; rm -rf "$T"' EXIT
+	trap 'exit 1' INT TERM
+	echo 20 >"$Q"
+fi
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
    "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 &&
    "$IDLELAB" record -q -o "$T/rec.idl" --raw "$T/raw.txt" \
@@ -395,6 +420,10 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
 	l=$(jv "$T/rec.idl" latency_req_ns)
 	[ "${l:--1}" -ge 0 ] && [ "$(jv "$T/imp.idl" latency_req_ns)" = "$l" ] ||
 		bad "latency_req_ns: recorded '$l', imported '$(jv "$T/imp.idl" latency_req_ns)'"
+	# CPU 0's periods entered under 20 us, in both
+	[ -z "$q0" ] || { grep -q "resume_latency_us=0:20 " "$T/raw.txt" &&
+		expect "$T/imp.idl" min_ns 20000; } ||
+		bad "CPU 0's resume latency of 20 us not in the --raw import"
     fi
 else
 	echo "record/import comparison skipped (needs root, tracefs, cpuidle)"

@@ -30,8 +30,10 @@ struct scan_part {
 	uint32_t		max_cpu;
 	/* stated by the file: the last statement counts */
 	uint32_t		nr_cpus, hz_stated;
-	bool			cpus_set, hz_set, latency_set;
+	bool			cpus_set, hz_set, latency_set, dev_qos_set;
 	int64_t			latency_req_ns;
+	/* each CPU's resume latency at the start (record --raw), -1 none */
+	int32_t			dev_qos_us[TRACE_MAX_CPUS];
 	char			clock[32], kernel[128];
 	uint64_t		overwritten;	/* by the ring buffer */
 	/* each CPU's earliest event time + 1 (0: none) */
@@ -78,9 +80,40 @@ static int scan_sink(void *ctx, const struct raw_event *e,
 	return 0;
 }
 
-/* "# idlelab-raw: clock=mono hz=250 kernel=R" (idlelab record --raw);
- * HZ 0 (unknown) or within the bounds of --hz: no wrapped value. */
-static int raw_header(const char *s, struct scan_part *p)
+/* "CPU:US,CPU:US,...": the CPUs with a resume-latency constraint. */
+static int raw_dev_qos(const char *v, struct scan_part *p)
+{
+	unsigned long long cpu, us;
+	char *end;
+	int i;
+
+	for (i = 0; i < TRACE_MAX_CPUS; i++)
+		p->dev_qos_us[i] = -1;
+	p->dev_qos_set = true;
+	for (;;) {
+		errno = 0;
+		cpu = strtoull(v, &end, 10);
+		if (!isdigit((unsigned char)*v) || errno ||
+		    cpu >= TRACE_MAX_CPUS || *end != ':')
+			return -1;
+		v = end + 1;
+		us = strtoull(v, &end, 10);
+		if (!isdigit((unsigned char)*v) || errno || us >= INT32_MAX)
+			return -1;
+		p->dev_qos_us[cpu] = (int32_t)us;
+		if (*end != ',')
+			return *end && !isspace((unsigned char)*end) ? -1 : 0;
+		v = end + 1;
+	}
+}
+
+/*
+ * "# idlelab-raw: clock=mono hz=250 latency_req_ns=N
+ * resume_latency_us=CPU:US,... kernel=R" (idlelab record --raw); HZ 0
+ * (unknown) or within the bounds of --hz: no wrapped value.  Returns
+ * what is wrong, or NULL.
+ */
+static const char *raw_header(const char *s, struct scan_part *p)
 {
 	const char *v;
 	unsigned long long hz;
@@ -94,7 +127,7 @@ static int raw_header(const char *s, struct scan_part *p)
 		hz = strtoull(v, &end, 10);
 		if (!isdigit((unsigned char)*v) || errno || hz > 10000 ||
 		    (*end && !isspace((unsigned char)*end)))
-			return -1;
+			return "bad hz= value (0 to 10000)";
 		p->hz_stated = (uint32_t)hz;	/* record writes 0: unknown */
 		p->hz_set = true;
 	}
@@ -108,11 +141,14 @@ static int raw_header(const char *s, struct scan_part *p)
 		ns = strtoll(v, &end, 10);
 		if (end == v || errno || ns < -1 ||
 		    (*end && !isspace((unsigned char)*end)))
-			return -1;
+			return "bad latency_req_ns= value (-1 or more)";
 		p->latency_req_ns = ns;	/* record writes -1: unknown */
 		p->latency_set = ns >= 0;
 	}
-	return 0;
+	if ((v = strstr(s, "resume_latency_us=")) &&
+	    raw_dev_qos(v + strlen("resume_latency_us="), p))
+		return "bad resume_latency_us= value (CPU:US,...)";
+	return NULL;
 }
 
 /* "cpus=N" of trace-cmd report: N within what a trace can hold. */
@@ -168,9 +204,11 @@ static int scan_line(void *ctx, unsigned long lineno, char *line,
 	if (line[0] == '#' && overwritten_line(line, p))
 		return 0;
 	if (line[0] == '#' && !strncmp(line, "# idlelab-raw:", 14)) {
-		if (raw_header(line + 14, p))
+		const char *bad = raw_header(line + 14, p);
+
+		if (bad)
 			return idl_err_at_line(err, p->fast.path, lineno,
-					       "bad hz= value (0 to 10000)");
+					       "%s", bad);
 		return 0;
 	}
 	p->buffer[0] = 0;
@@ -255,6 +293,10 @@ static void scan_merge(struct scan_part *a, const struct scan_part *b)
 		a->latency_req_ns = b->latency_req_ns;
 		a->latency_set = true;
 	}
+	if (b->dev_qos_set) {
+		memcpy(a->dev_qos_us, b->dev_qos_us, sizeof(a->dev_qos_us));
+		a->dev_qos_set = true;
+	}
 }
 
 static int scan_take(void *ctx, struct text_chunk *c, struct idl_err *err)
@@ -297,6 +339,8 @@ static void scan_result(const struct scan_part *p, struct import_scan *s)
 	memcpy(s->kernel, p->kernel, sizeof(s->kernel));
 	s->latency_set = p->latency_set;
 	s->latency_req_ns = p->latency_req_ns;
+	s->dev_qos_set = p->dev_qos_set;
+	memcpy(s->dev_qos_us, p->dev_qos_us, sizeof(s->dev_qos_us));
 	s->overwritten = p->overwritten;
 	/* an overwritten buffer keeps less time of the busier CPUs: the
 	 * periods before all CPUs' records begin lack their events */

@@ -30,6 +30,10 @@ struct import_scan {
 	 * --raw); else the first pm_qos_update_target tells it */
 	bool		latency_set;
 	int64_t		latency_req_ns;
+	/* each CPU's resume-latency constraint at the start, us (-1: none),
+	 * if the file says (record --raw) */
+	bool		dev_qos_set;
+	int32_t		dev_qos_us[TRACE_MAX_CPUS];
 	uint64_t	overwritten;	/* events the ring buffer overwrote */
 	uint64_t	complete_from;	/* then: when every CPU's record has
 					 * begun (0: from the start) */

@@ -609,6 +609,20 @@ static int capture(struct rec *r, struct idl_err *err)
 	return drain(r);
 }
 
+/* The CPUs' resume-latency constraints read at the start, for import. */
+static void raw_dev_qos(struct rec *r)
+{
+	const char *sep = " resume_latency_us=";
+	int cpu;
+
+	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+		if (r->dev_qos_us[cpu] < 0)
+			continue;
+		fprintf(r->raw, "%s%d:%d", sep, cpu, (int)r->dev_qos_us[cpu]);
+		sep = ",";
+	}
+}
+
 static int open_raw(struct rec *r, const struct trace_meta *m,
 		    struct idl_err *err)
 {
@@ -626,8 +640,10 @@ static int open_raw(struct rec *r, const struct trace_meta *m,
 				   strerror(errno));
 	}
 	fprintf(r->raw, "# tracer: nop\n# idlelab-raw: clock=%s hz=%u "
-		"latency_req_ns=%lld kernel=%s\n", m->clock, m->hz,
-		(long long)m->latency_req_ns, m->kernel);
+		"latency_req_ns=%lld", m->clock, m->hz,
+		(long long)m->latency_req_ns);
+	raw_dev_qos(r);
+	fprintf(r->raw, " kernel=%s\n", m->kernel);
 	return 0;
 }
 
@@ -683,18 +699,6 @@ static int finish(struct rec *r, struct idl_err *err)
 	return 0;
 }
 
-/* The trace carries CPU 0's table, which replay applies to every CPU. */
-static void warn_other_cpu(const struct cstate_table *t)
-{
-	const char *what;
-	int c = cstate_sysfs_other_cpu(CSTATE_SYSFS_ROOT, 0, t, &what);
-
-	if (c >= 0)
-		idl_warn("CPU %d's %s differ from CPU 0's: the trace carries "
-			 "CPU 0's table, and replay applies it to every CPU",
-			 c, what);
-}
-
 static int record_run(struct rec *r, struct idl_err *err)
 {
 	struct trace_meta meta;
@@ -706,7 +710,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	 * formats took 15 s of a sanitizer build on a VM without cpuidle */
 	if (cstate_sysfs_read(CSTATE_SYSFS_ROOT, 0, &table, err))
 		return -1;
-	warn_other_cpu(&table);
+	cstate_sysfs_warn_mixed(CSTATE_SYSFS_ROOT, 0, &table);
 	if (make_instance(r, err) || setup_instance(r, err))
 		return -1;
 	fill_meta(&meta, r);
