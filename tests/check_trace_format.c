@@ -803,6 +803,76 @@ START_TEST(test_qos_records)
 }
 END_TEST
 
+/* Does one of the first @nb blocks at @off, not CPU @cpu's, hold
+ * constraint records (block flag bit 0)? */
+static bool skipped_qos(const unsigned char *raw, const size_t *off, int nb,
+			uint32_t cpu)
+{
+	int j;
+
+	for (j = 0; j < nb; j++)
+		if (rd32(raw + off[j] + 4) != cpu &&
+		    (rd32(raw + off[j] + 16) & 1))
+			return true;
+	return false;
+}
+
+/*
+ * A damaged version-2 file counts the periods it lost, not the constraint
+ * records among them: cut after every block, 3 CPUs of 200 periods in
+ * blocks of 5 records, read whole.  Read for one CPU, the blocks of the
+ * others are skipped unread: the count is then unknown (-1) when one of
+ * them held constraint records, and the message gives blocks only.
+ */
+START_TEST(test_qos_damage)
+{
+	const uint64_t n = 200;
+	struct idle_period b[16];
+	struct trace_reader *r;
+	struct trace_damage d;
+	struct idl_err err;
+	unsigned char *raw;
+	char cut[320];
+	size_t len, off[1024];
+	int nb, k, got;
+	uint64_t seen;
+
+	write_made(path, 3, n, 5, make_qos_period);
+	raw = slurp(path, &len);
+	nb = block_offsets(raw, len, off, 1023);
+	ck_assert_int_gt(nb, 3 * 40);
+	snprintf(cut, sizeof(cut), "%s/cut.trace", dir);
+	for (k = 1; k < nb; k += 7) {
+		spit(cut, raw, off[k]);
+		r = trace_reader_open(cut, &err);
+		ck_assert_ptr_nonnull(r);
+		seen = 0;
+		while ((got = trace_reader_batch(r, -1, b, 16, &err)) > 0)
+			seen += (uint64_t)got;
+		ck_assert_int_eq(got, 0);
+		trace_reader_damage_info(r, &d);
+		ck_assert(d.damaged);
+		ck_assert_int_eq(d.records_lost, (int64_t)(3 * n - seen));
+		ck_assert_ptr_nonnull(strstr(trace_reader_damage(r),
+					     " periods lost)"));
+		/* one CPU: the others' blocks are not read */
+		ck_assert_int_eq(trace_reader_rewind(r, &err), 0);
+		while ((got = trace_reader_batch(r, 2, b, 16, &err)) > 0)
+			;
+		trace_reader_damage_info(r, &d);
+		if (skipped_qos(raw, off, k, 2)) {
+			ck_assert_int_eq(d.records_lost, -1);
+			ck_assert_ptr_nonnull(strstr(trace_reader_damage(r),
+						     " blocks lost)"));
+		} else {
+			ck_assert_int_eq(d.records_lost, (int64_t)(3 * n - seen));
+		}
+		trace_reader_close(r);
+	}
+	free(raw);
+}
+END_TEST
+
 /* Full-width strings are cut to fit their C field; unknown tags skipped. */
 START_TEST(test_meta_edges)
 {
@@ -934,6 +1004,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_filter_skips_blocks);
 	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_qos_records);
+	tcase_add_test(tc, test_qos_damage);
 	tcase_add_test(tc, test_meta_edges);
 	tcase_add_test(tc, test_big_streaming);
 	suite_add_tcase(s, tc);

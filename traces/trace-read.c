@@ -37,6 +37,10 @@ struct trace_reader {
 	bool		cur_qos;	/* the block holds constraint records */
 	uint64_t	cur_payload;	/* file offset of the current records */
 	uint64_t	blocks_seen, records_seen;
+	/* constraint records among them, unless a block holding some was
+	 * skipped unread (another CPU's): then not known */
+	uint64_t	qos_seen;
+	bool		qos_uncounted;
 	bool		done;
 	/* per CPU: the last entry time read, to refuse time going back */
 	uint64_t	last_entry[TRACE_MAX_CPUS];
@@ -185,6 +189,17 @@ const struct trace_counter *trace_reader_counters(const struct trace_reader *r,
 	return r->ctr.n ? r->ctr.c : NULL;
 }
 
+/* The latency-constraint records among the @n of a block's payload. */
+static uint64_t qos_records(const uint8_t *b, uint32_t n)
+{
+	uint64_t k = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		k += !!(b[(size_t)i * TF_REC_SIZE + 39] & TF_REC_QOS); /* flags */
+	return k;
+}
+
 /* Stop reading at @off and describe the loss; returns 0 (end of data). */
 static int r_damage(struct trace_reader *r, uint64_t off, const char *what)
 {
@@ -200,17 +215,25 @@ static int r_damage(struct trace_reader *r, uint64_t off, const char *what)
 	d->records_lost = -1;
 	if (r->hdr_blocks >= 0 && (uint64_t)r->hdr_blocks >= r->blocks_seen)
 		d->blocks_lost = r->hdr_blocks - (int64_t)r->blocks_seen;
-	if (r->meta.nr_periods >= r->records_seen)
+	/* (the metadata counts periods, the blocks records) */
+	if (!r->qos_uncounted &&
+	    r->meta.nr_periods >= r->records_seen - r->qos_seen)
 		d->records_lost = (int64_t)(r->meta.nr_periods -
-					    r->records_seen);
+					    (r->records_seen - r->qos_seen));
 	n = snprintf(r->dmg_msg, sizeof(r->dmg_msg),
 		     "%s: offset %" PRIu64 ": %s; %" PRIu64
 		     " bytes not read", r->path, off, what, d->bytes_lost);
-	if (n > 0 && (size_t)n < sizeof(r->dmg_msg) && d->blocks_lost >= 0)
+	if (n > 0 && (size_t)n < sizeof(r->dmg_msg) && d->blocks_lost >= 0 &&
+	    d->records_lost >= 0)
 		snprintf(r->dmg_msg + n, sizeof(r->dmg_msg) - (size_t)n,
 			 " (%" PRId64 " of %" PRId64 " blocks, %" PRId64
 			 " of %" PRIu64 " periods lost)", d->blocks_lost,
 			 r->hdr_blocks, d->records_lost, r->meta.nr_periods);
+	else if (n > 0 && (size_t)n < sizeof(r->dmg_msg) &&
+		 d->blocks_lost >= 0)
+		snprintf(r->dmg_msg + n, sizeof(r->dmg_msg) - (size_t)n,
+			 " (%" PRId64 " of %" PRId64 " blocks lost)",
+			 d->blocks_lost, r->hdr_blocks);
 	return 0;
 }
 
@@ -292,6 +315,7 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 			r->off += TF_BLK_HDR + h.len;
 			r->blocks_seen++;
 			r->records_seen += h.count;
+			r->qos_uncounted |= !!(h.flags & TF_BLK_QOS);
 			continue;
 		}
 		if (r_grow(r, h.len, err) < 0 ||
@@ -310,6 +334,8 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 		r->records_seen += h.count;
 		r->cur_cpu = h.cpu;
 		r->cur_qos = h.flags & TF_BLK_QOS;
+		if (r->cur_qos)
+			r->qos_seen += qos_records(r->buf, h.count);
 		r->n = h.count;
 		r->pos = 0;
 		return 1;
@@ -479,7 +505,8 @@ int trace_reader_rewind(struct trace_reader *r, struct idl_err *err)
 	r->err_pending = false;
 	r->off = r->header_size;
 	r->pos = r->n = 0;
-	r->blocks_seen = r->records_seen = 0;
+	r->blocks_seen = r->records_seen = r->qos_seen = 0;
+	r->qos_uncounted = false;
 	r->done = false;
 	memset(r->last_entry, 0, sizeof(r->last_entry));
 	memset(r->qos_us, 0xff, sizeof(r->qos_us));
