@@ -865,7 +865,8 @@ START_TEST(test_qos_damage)
 			ck_assert_ptr_nonnull(strstr(trace_reader_damage(r),
 						     " blocks lost)"));
 		} else {
-			ck_assert_int_eq(d.records_lost, (int64_t)(3 * n - seen));
+			ck_assert_int_eq(d.records_lost,
+					 (int64_t)(3 * n - seen));
 		}
 		trace_reader_close(r);
 	}

@@ -195,8 +195,8 @@ static uint64_t qos_records(const uint8_t *b, uint32_t n)
 	uint64_t k = 0;
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		k += !!(b[(size_t)i * TF_REC_SIZE + 39] & TF_REC_QOS); /* flags */
+	for (i = 0; i < n; i++)	/* (byte 39: the flags) */
+		k += !!(b[(size_t)i * TF_REC_SIZE + 39] & TF_REC_QOS);
 	return k;
 }
 
