@@ -5,8 +5,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -67,31 +65,7 @@ static int write_str(const char *path, const char *s)
 
 int idlectl_nr_cpus(const char *root)
 {
-	DIR *d = opendir(root);
-	struct dirent *de;
-	char p[4096];
-	struct stat st;
-	int max = 0;
-	long n;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		char *end;
-
-		/* cpuN, not cpufreq or cpuidle */
-		if (strncmp(de->d_name, "cpu", 3) ||
-		    !isdigit((unsigned char)de->d_name[3]))
-			continue;
-		n = strtol(de->d_name + 3, &end, 10);
-		if (*end || n >= IDLECTL_MAX_CPUS || n < max)
-			continue;
-		snprintf(p, sizeof(p), "%s/%s/cpuidle", root, de->d_name);
-		if (!stat(p, &st) && S_ISDIR(st.st_mode))
-			max = (int)n + 1;
-	}
-	closedir(d);
-	return max;
+	return cstate_sysfs_nr_cpus(root);
 }
 
 /*

@@ -19,7 +19,7 @@
 #include "cstate.h"
 #include "error.h"
 
-#define IDLECTL_MAX_CPUS	1024
+#define IDLECTL_MAX_CPUS	CSTATE_SYSFS_MAX_CPUS
 #define IDLECTL_MAX_GOVS	16
 #define IDLECTL_GOV_LEN		32
 
@@ -29,11 +29,9 @@ const char *idlectl_sysfs_root(void);
 const char *idlectl_run_dir(void);
 
 /*
- * One past the highest CPU that has a cpuidle directory.  A CPU below it
- * may have none (cpuidle-haltpoll removes an offline CPU's; intel_idle
- * keeps it): every loop over CPUs skips those, the CPUs whose
- * idlectl_nr_states() is 0.  Snapshots also leave out CPUs whose
- * "online" file says 0.
+ * cstate_sysfs_nr_cpus(): every loop over CPUs skips those below it
+ * without a cpuidle directory, the CPUs whose idlectl_nr_states() is 0.
+ * Snapshots also leave out CPUs whose "online" file says 0.
  */
 int idlectl_nr_cpus(const char *root);
 /* Number of stateK directories of @cpu (0: no cpuidle, as offline). */

@@ -90,10 +90,17 @@ int cstate_table_write(FILE *f, const struct cstate_table *t);
  * the default root, so tests can point at fixture trees.
  */
 #define CSTATE_SYSFS_ROOT	"/sys/devices/system/cpu"
+#define CSTATE_SYSFS_MAX_CPUS	1024	/* cpuN directories looked at */
+/*
+ * One past the highest CPU that has a cpuidle directory.  A CPU below it
+ * may have none (cpuidle-haltpoll removes an offline CPU's; intel_idle
+ * keeps it).
+ */
+int cstate_sysfs_nr_cpus(const char *sysfs_root);
 int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
 		      struct cstate_table *t, struct idl_err *err);
 /*
- * The first CPU other than @cpu (of cpu0, cpu1, ... under the root) whose
+ * The first CPU other than @cpu (below cstate_sysfs_nr_cpus()) whose
  * idle states differ from @t, @cpu's: in number, name, exit latency or
  * target residency (*@what "idle states"), or only in which are disabled
  * (*@what "disabled states").  A trace carries one table for all CPUs.

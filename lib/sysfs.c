@@ -12,12 +12,14 @@
 #include "config.h"
 
 #include <cpuidle.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cstate.h"
@@ -199,7 +201,35 @@ int cstate_sysfs_read(const char *sysfs_root, unsigned int cpu,
 	return 0;
 }
 
-#define SYSFS_MAX_CPUS	8192	/* cpuN directories looked at */
+int cstate_sysfs_nr_cpus(const char *sysfs_root)
+{
+	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	DIR *d = opendir(root);
+	struct dirent *de;
+	char p[4096];
+	struct stat st;
+	int max = 0;
+	long n;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *end;
+
+		/* cpuN, not cpufreq or cpuidle */
+		if (strncmp(de->d_name, "cpu", 3) ||
+		    !isdigit((unsigned char)de->d_name[3]))
+			continue;
+		n = strtol(de->d_name + 3, &end, 10);
+		if (*end || n >= CSTATE_SYSFS_MAX_CPUS || n < max)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/cpuidle", root, de->d_name);
+		if (!stat(p, &st) && S_ISDIR(st.st_mode))
+			max = (int)n + 1;
+	}
+	closedir(d);
+	return max;
+}
 
 /* 0 alike, 1 differing states, 2 differing disabled states only. */
 static int tables_differ(const struct cstate_table *a,
@@ -225,16 +255,12 @@ int cstate_sysfs_other_cpu(const char *sysfs_root, unsigned int cpu,
 			   const struct cstate_table *t, const char **what)
 {
 	const char *root = sysfs_root ? sysfs_root : CSTATE_SYSFS_ROOT;
+	unsigned int c, n = (unsigned int)cstate_sysfs_nr_cpus(root);
 	struct cstate_table o;
 	struct idl_err err;
-	char path[4096];
-	unsigned int c;
 	int d;
 
-	for (c = 0; c < SYSFS_MAX_CPUS; c++) {
-		snprintf(path, sizeof(path), "%s/cpu%u", root, c);
-		if (access(path, F_OK))
-			break;
+	for (c = 0; c < n; c++) {
 		if (c == cpu || cstate_sysfs_read(root, c, &o, &err))
 			continue;
 		d = tables_differ(t, &o);

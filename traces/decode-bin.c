@@ -125,15 +125,29 @@ static void function_of(struct bin_decoder *d, const struct tep_format_field *f,
 	e->timer.is_tick = ev_is_tick_function(name);
 }
 
+/* The bytes of the __data_loc field @fld of @r (*@len of them), NULL if
+ * they would run past the record. */
+static const unsigned char *data_loc(struct tep_format_field *fld,
+				     const struct tep_record *r,
+				     unsigned int *len)
+{
+	unsigned long long loc = num(fld, r);
+	unsigned int off = loc & 0xffff;
+
+	*len = (loc >> 16) & 0xffff;
+	if (off + *len > (unsigned int)r->size)
+		return NULL;
+	return (const unsigned char *)r->data + off;
+}
+
 static int cpumask(const struct bin_fmt *f, const struct tep_record *r,
 		   struct raw_event *e, import_sink sink, void *ctx,
 		   struct idl_err *err)
 {
-	unsigned long long loc = num(f->f[0], r);
-	unsigned int off = loc & 0xffff, len = (loc >> 16) & 0xffff, bit;
-	const unsigned char *p = (const unsigned char *)r->data + off;
+	unsigned int len, bit;
+	const unsigned char *p = data_loc(f->f[0], r, &len);
 
-	if (off + len > (unsigned int)r->size)
+	if (!p)
 		return 0;
 	/* little-endian longs: byte i holds CPUs 8i..8i+7 */
 	for (bit = 0; bit < len * 8 && bit < TRACE_MAX_CPUS; bit++) {
@@ -150,20 +164,12 @@ static int cpumask(const struct bin_fmt *f, const struct tep_record *r,
  * kernel's enum value of DEV_PM_QOS_RESUME_LATENCY is 1). */
 static int32_t dev_qos_cpu(const struct bin_fmt *f, const struct tep_record *r)
 {
-	unsigned long long loc = num(f->f[0], r);
-	unsigned int off = loc & 0xffff, len = (loc >> 16) & 0xffff, i;
-	const char *s = (const char *)r->data + off;
-	int32_t cpu = 0;
+	unsigned int len;
+	const unsigned char *s = data_loc(f->f[0], r, &len);
 
-	if (num(f->f[1], r) != 1 || off + len > (unsigned int)r->size ||
-	    len < 5 || strncmp(s, "cpu", 3))
+	if (!s || num(f->f[1], r) != 1)
 		return -1;
-	for (i = 3; i < len && s[i]; i++) {
-		if (s[i] < '0' || s[i] > '9' || cpu >= TRACE_MAX_CPUS)
-			return -1;
-		cpu = cpu * 10 + (s[i] - '0');
-	}
-	return i > 3 && cpu < TRACE_MAX_CPUS ? cpu : -1;
+	return ev_cpu_device((const char *)s, len);
 }
 
 static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,

@@ -54,6 +54,9 @@ uint32_t ev_name_hash(const char *name);
 /* The same of the @n bytes at @name (a name in a longer string). */
 bool ev_is_tick_function_n(const char *name, size_t n);
 uint32_t ev_name_hash_n(const char *name, size_t n);
+/* The CPU of a device named "cpuN" (the @n bytes at @name, or fewer up
+ * to a NUL or a blank), or -1: the device of a resume-latency request. */
+int32_t ev_cpu_device(const char *name, size_t n);
 
 /*
  * struct raw_event.ctx: the context the event was traced in, from the

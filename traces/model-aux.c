@@ -67,6 +67,21 @@ uint32_t ev_name_hash(const char *name)
 	return ev_name_hash_n(name, strlen(name));
 }
 
+int32_t ev_cpu_device(const char *name, size_t n)
+{
+	int32_t cpu = 0;
+	size_t i;
+
+	if (n < 4 || strncmp(name, "cpu", 3))
+		return -1;
+	for (i = 3; i < n && name[i] && name[i] != ' '; i++) {
+		if (name[i] < '0' || name[i] > '9' || cpu >= TRACE_MAX_CPUS)
+			return -1;
+		cpu = cpu * 10 + (name[i] - '0');
+	}
+	return i > 3 && cpu < TRACE_MAX_CPUS ? cpu : -1;
+}
+
 /* What the absence of each needed event class costs (doc/importing.md). */
 void model_print_missing(const struct model_stats *st, FILE *f)
 {

@@ -57,7 +57,6 @@ static const char *const rec_events[][2] = {
 
 static volatile sig_atomic_t rec_signalled;
 
-
 static void on_signal(int sig)
 {
 	rec_signalled = sig;

@@ -242,19 +242,14 @@ static void parse_qos_request(const struct line_ctx *l, struct raw_event *e)
 static void parse_dev_qos_request(const struct line_ctx *l,
 				  struct raw_event *e)
 {
-	const char *d = field(l->fields, "device"), *t;
-	char *end;
-	long cpu;
+	const char *d = field(l->fields, "device");
+	const char *t = field(l->fields, "type");
 
 	e->dqreq.cpu = -1;
-	t = field(l->fields, "type");
-	if (!d || strncmp(d, "cpu", 3) || !isdigit((unsigned char)d[3]) ||
-	    !t || (strncmp(t, "DEV_PM_QOS_RESUME_LATENCY ", 26) &&
-		   strncmp(t, "0x1 ", 4) && strncmp(t, "1 ", 2)))
+	if (!d || !t || (strncmp(t, "DEV_PM_QOS_RESUME_LATENCY ", 26) &&
+			 strncmp(t, "0x1 ", 4) && strncmp(t, "1 ", 2)))
 		return;
-	cpu = strtol(d + 3, &end, 10);
-	if (*end == ' ' && cpu < TRACE_MAX_CPUS)
-		e->dqreq.cpu = (int32_t)cpu;
+	e->dqreq.cpu = ev_cpu_device(d, strcspn(d, " "));
 }
 
 static int parse_misc(const struct line_ctx *l, struct raw_event *e)
