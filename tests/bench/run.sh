@@ -6,7 +6,10 @@
 # select+reflect loop alone over the same periods decoded into memory,
 # in the same binary (doc/performance.md).  The replay input is a large synthetic trace made
 # with `idlelab synth` at bench time.  Each timed command runs BENCH_RUNS
-# times (default 5) and the fastest run counts.
+# times (default 5), alternating with its reference, and the fastest run
+# of each counts; peak RSS comes from one more run under /usr/bin/time.
+# Run by bash where there is one (`make bench`): its clock needs no
+# process per reading.
 #
 # Environment: IDLELAB (default ./idlelab), BENCH_SECONDS (synth duration per CPU, default 150 s
 # of a 20 kHz interrupt workload plus timers, about 2.6 M periods per
@@ -14,6 +17,8 @@
 # BENCH_JOBS (default: the number of CPUs, at least 2), BENCH_RUNS,
 # BENCH_SYNTHETIC (periods per CPU of the in-memory runs, 0: none).
 set -u
+LC_ALL=C
+export LC_ALL
 IDLELAB=${IDLELAB:-./idlelab}
 RUNS=${BENCH_RUNS:-5}
 SECS=${BENCH_SECONDS:-150}
@@ -54,36 +59,63 @@ echo "input: idlelab synth --machine skx --cpus $JOBS --duration $SECS" \
      "--pattern poisson:20000+periodic ($total periods," \
      "$(($(wc -c <"$trace") / 1048576)) MB)"
 
-# the reference: every governor's bare loop, fastest of RUNS
-"$IDLELAB" replay --bare "$RUNS" -g "$(echo $GOVS | tr ' ' ,)" "$trace" \
-	>"$tmp/bare" || exit 1
+# The runs of a figure and of its reference alternate (reference, run,
+# reference, run, ...), so that both see the same phases of a machine
+# whose speed drifts; the fastest of each counts.
 
-# timed NAME ARGS...: `idlelab replay ARGS` RUNS times, its CSV kept;
-# NAME_s is the fastest wall time (ns clock), NAME_kb its peak RSS
-timed() {
+# stamp: the wall clock in seconds into $now, without starting a process
+# where the shell can (bash's EPOCHREALTIME; LC_ALL=C keeps its point):
+# starting one takes milliseconds on a VM, a tenth of some margins here
+stamp() {
+	if [ -n "${EPOCHREALTIME:-}" ]; then
+		now=$EPOCHREALTIME
+	else
+		now=$(date +%s.%N)
+	fi
+}
+
+# once NAME ARGS...: one `idlelab replay ARGS`, its CSV kept as NAME.csv,
+# its wall time added to NAME.t
+once() {
 	name=$1
 	shift
-	b=
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		i=$((i + 1))
-		t0=$(date +%s%N)
-		if [ -n "$TIME" ]; then
-			"$TIME" -f '%M' -o "$tmp/rss" "$IDLELAB" replay \
-				--format csv "$@" >"$tmp/$name.csv" 2>"$tmp/err"
-		else
-			"$IDLELAB" replay --format csv "$@" \
-				>"$tmp/$name.csv" 2>"$tmp/err"
-		fi || { cat "$tmp/err"; return 1; }
-		t1=$(date +%s%N)
-		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
-		if [ -z "$b" ] || awk -v a="$w" -v b="$b" 'BEGIN{exit !(a < b)}'
-		then
-			b=$w
-			eval "${name}_kb=$(cat "$tmp/rss" 2>/dev/null || echo 0)"
-		fi
-	done
-	eval "${name}_s=$b"
+	stamp
+	t0=$now
+	"$IDLELAB" replay --format csv "$@" >"$tmp/$name.csv" 2>"$tmp/err" ||
+		{ cat "$tmp/err"; return 1; }
+	stamp
+	awk -v a="$t0" -v b="$now" 'BEGIN { printf "%.6f\n", b - a }' \
+		>>"$tmp/$name.t"
+}
+
+# bare NAME GOVS: one `replay --bare 1` of the comma-separated GOVS; the
+# sum of their loops' seconds and of their selects added to NAME.t
+bare() {
+	"$IDLELAB" replay --bare 1 -g "$2" "$trace" >"$tmp/bare.out" ||
+		return 1
+	awk -v l="$2" '
+	BEGIN { n = split(l, g, ","); for (i = 1; i <= n; i++) want[g[i]] = 1 }
+	$1 in want { s += $4; sel += $3 }
+	END { printf "%.6f %d\n", s, sel }' "$tmp/bare.out" >>"$tmp/$1.t"
+}
+
+# fastest NAME: the shortest time in NAME.t; selects NAME: its selects
+fastest() {
+	sort -n "$tmp/$1.t" | awk 'NR == 1 { print $1 }'
+}
+bare_selects() {
+	awk 'NR == 1 { print $2 }' "$tmp/$1.t"
+}
+
+# rss ARGS...: the peak RSS in kB of one more `idlelab replay ARGS` (a
+# run of its own: /usr/bin/time is not in the timed ones)
+rss() {
+	if [ -z "$TIME" ] || ! "$TIME" -f '%M' -o "$tmp/rss" "$IDLELAB" \
+	     replay --format csv "$@" >/dev/null 2>&1; then
+		echo 0
+		return
+	fi
+	cat "$tmp/rss"
 }
 
 # selects NAME GOV: the selects of GOV's column in NAME's CSV
@@ -106,50 +138,71 @@ line() {
 	}'
 }
 
+# alternate A B: RUNS times the commands A then B (shell words, eval'd)
+alternate() {
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		eval "$1" || return 1
+		eval "$2" || return 1
+	done
+}
+
 printf '  %-26s %9s %11s %11s %6s %-9s %7s\n' "" "time" "replay" \
 	"reference" "ratio" "goal" "RSS MB"
 sum_bare=0
 sum_replay=0
 for g in $GOVS; do
-	timed one -g "$g" -j 1 "$trace" || exit 1
-	set -- $(awk -v g="$g" '$1 == g { print $4, $3 }' "$tmp/bare")
+	alternate 'bare "ref_$g" "$g"' \
+		'once "one_$g" -g "$g" -j 1 "$trace"' || exit 1
+	ref=$(fastest "ref_$g")
+	t=$(fastest "one_$g")
 	goal=
 	case $g in menu|teo) goal='>= 0.8' ;; esac
-	line "$g -j 1" "$one_s" "$total" "$1" "$goal" "$one_kb"
-	if [ "$(selects one "$g")" != "$2" ]; then
-		echo "    (selects: replay $(selects one "$g"), bare loop $2:" \
-		     "not the same calls)"
+	line "$g -j 1" "$t" "$total" "$ref" "$goal" \
+		"$(rss -g "$g" -j 1 "$trace")"
+	if [ "$(selects "one_$g" "$g")" != "$(bare_selects "ref_$g")" ]; then
+		echo "    (selects: replay $(selects "one_$g" "$g"), bare loop" \
+		     "$(bare_selects "ref_$g"): not the same calls)"
 	fi
-	sum_bare=$(awk -v a="$sum_bare" -v b="$1" 'BEGIN { print a + b }')
-	sum_replay=$(awk -v a="$sum_replay" -v b="$one_s" 'BEGIN { print a + b }')
+	sum_bare=$(awk -v a="$sum_bare" -v b="$ref" 'BEGIN { print a + b }')
+	sum_replay=$(awk -v a="$sum_replay" -v b="$t" 'BEGIN { print a + b }')
 done
 ngov=$(echo $GOVS | wc -w)
-all=$(echo $GOVS | tr ' ' ',')
-timed five -g "$all" -j 1 "$trace" || exit 1
-line "$ngov in one pass -j 1" "$five_s" $((total * ngov)) "$sum_bare" \
-	'>= 0.8' "$five_kb"
+all=$(echo $GOVS | tr ' ' ,)
+alternate 'bare ref_all "$all"' 'once five -g "$all" -j 1 "$trace"' ||
+	exit 1
+five_s=$(fastest five)
+five_kb=$(rss -g "$all" -j 1 "$trace")
+line "$ngov in one pass -j 1" "$five_s" $((total * ngov)) \
+	"$(fastest ref_all)" '>= 0.8' "$five_kb"
 line "  vs their replays alone" "$five_s" $((total * ngov)) "$sum_replay" \
 	'' "$five_kb"
-timed j1 -g menu -j 1 "$trace" || exit 1
-timed jn -g menu -j "$JOBS" "$trace" || exit 1
-line "menu -j $JOBS vs -j 1" "$jn_s" "$total" "$j1_s" '>= 1.8' "$jn_kb"
-timed jn5 -g "$all" -j "$JOBS" "$trace" || exit 1
-line "$ngov in one pass -j $JOBS vs -j 1" "$jn5_s" $((total * ngov)) \
-	"$five_s" '' "$jn5_kb"
+alternate 'once j1 -g menu -j 1 "$trace"' \
+	'once jn -g menu -j "$JOBS" "$trace"' || exit 1
+line "menu -j $JOBS vs -j 1" "$(fastest jn)" "$total" "$(fastest j1)" \
+	'>= 1.8' "$(rss -g menu -j "$JOBS" "$trace")"
+alternate 'once five -g "$all" -j 1 "$trace"' \
+	'once jn5 -g "$all" -j "$JOBS" "$trace"' || exit 1
+line "$ngov in one pass -j $JOBS vs -j 1" "$(fastest jn5)" \
+	$((total * ngov)) "$(fastest five)" '' \
+	"$(rss -g "$all" -j "$JOBS" "$trace")"
 echo "  (reference: idlelab replay --bare on the same trace, the governor's" \
      "select+reflect loop"
 echo "   alone over periods decoded into memory; for $ngov in one pass," \
      "the sum of their"
-echo "   bare loops' times; for -j, the same replay with -j 1." \
+echo "   bare loops' times; for -j, the same replay with -j 1; each run" \
+     "alternates with"
+echo "   one of its reference's, the fastest of $RUNS counts." \
      "ratio = reference time / time)"
 
 # peak memory must not grow with the trace: the same replay on a tenth
 "$IDLELAB" synth -o "$tmp/small.idl" --machine skx --cpus "$JOBS" \
 	--duration "$(awk -v s="$SECS" 'BEGIN { print s / 10 }')" \
 	--pattern 'poisson:20000+periodic' >/dev/null 2>&1 || exit 1
-RUNS=1 timed small -g "$all" -j 1 "$tmp/small.idl" || exit 1
 echo "  peak RSS, $ngov governors -j 1: $((five_kb / 1024)) MB on this" \
-     "trace, $((small_kb / 1024)) MB on one a tenth as long"
+     "trace, $(($(rss -g "$all" -j 1 "$tmp/small.idl") / 1024)) MB on one" \
+     "a tenth as long"
 echo "  load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
 n=${BENCH_SYNTHETIC:-5000000}
@@ -157,6 +210,7 @@ n=${BENCH_SYNTHETIC:-5000000}
 echo
 echo "in-memory periods (replay --synthetic $n per CPU, no trace reader):"
 for g in $GOVS; do
-	RUNS=1 timed mem -g "$g" -j 1 --synthetic "$n" || exit 1
-	line "$g -j 1" "$mem_s" "$n" 0 '' "$mem_kb"
+	once "mem_$g" -g "$g" -j 1 --synthetic "$n" || exit 1
+	line "$g -j 1" "$(fastest "mem_$g")" "$n" 0 '' \
+		"$(rss -g "$g" -j 1 --synthetic "$n")"
 done
