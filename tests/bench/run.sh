@@ -99,7 +99,8 @@ bare() {
 	END { printf "%.6f %d\n", s, sel }' "$tmp/bare.out" >>"$tmp/$1.t"
 }
 
-# fastest NAME: the shortest time in NAME.t; selects NAME: its selects
+# fastest NAME: the shortest time in NAME.t; bare_selects NAME: the
+# selects of its first line
 fastest() {
 	sort -n "$tmp/$1.t" | awk 'NR == 1 { print $1 }'
 }
