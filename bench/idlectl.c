@@ -63,11 +63,6 @@ static int write_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
 
-int idlectl_nr_cpus(const char *root)
-{
-	return cstate_sysfs_nr_cpus(root);
-}
-
 /*
  * Whether @cpu is online: its "online" file, where there is one (the boot
  * CPU often has none).  intel_idle and acpi_idle keep an offline CPU's
@@ -83,7 +78,7 @@ static bool cpu_online(const char *root, unsigned int cpu)
 
 int idlectl_first_cpu(const char *root)
 {
-	int cpus = idlectl_nr_cpus(root), cpu;
+	int cpus = cstate_sysfs_nr_cpus(root), cpu;
 
 	for (cpu = 0; cpu < cpus; cpu++)
 		if (idlectl_nr_states(root, (unsigned int)cpu))
@@ -111,7 +106,7 @@ int idlectl_has_cpuidle(const char *root)
 	char p[4096];
 
 	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
-	return access(p, F_OK) == 0 && idlectl_nr_cpus(root) > 0;
+	return access(p, F_OK) == 0 && cstate_sysfs_nr_cpus(root) > 0;
 }
 
 int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
@@ -238,7 +233,7 @@ static void sync_dir(const char *path)
 static int journal_body(FILE *f, const char *root, struct idl_err *err)
 {
 	char gov[IDLECTL_GOV_LEN], abs[PATH_MAX];
-	int cpus = idlectl_nr_cpus(root), cpu, st, val, count = 0;
+	int cpus = cstate_sysfs_nr_cpus(root), cpu, st, val, count = 0;
 
 	if (idlectl_get_governor(root, gov, sizeof(gov), err))
 		return -1;
@@ -309,7 +304,7 @@ struct journal {
 	char		why[160];	/* why it is not complete, or "" */
 };
 
-#define JOURNAL_MAX_ENTRIES	(IDLECTL_MAX_CPUS * CSTATE_MAX)
+#define JOURNAL_MAX_ENTRIES	(CSTATE_SYSFS_MAX_CPUS * CSTATE_MAX)
 
 static void jbad(struct journal *j, unsigned long ln, const char *what)
 {
@@ -332,7 +327,7 @@ static void journal_disable(struct journal *j, unsigned long ln,
 	int cpu, st, val, used;
 
 	if (sscanf(line, "disable %d %d %d%n", &cpu, &st, &val, &used) != 3 ||
-	    line[used] || cpu < 0 || cpu >= IDLECTL_MAX_CPUS || st < 0 ||
+	    line[used] || cpu < 0 || cpu >= CSTATE_SYSFS_MAX_CPUS || st < 0 ||
 	    st >= CSTATE_MAX || (val != 0 && val != 1))
 		return jbad(j, ln, "cannot parse a disable line");
 	if (j->n == JOURNAL_MAX_ENTRIES)
@@ -396,7 +391,7 @@ static void journal_line(struct journal *j, unsigned long ln,
 /* Format 1: complete only if every state of every CPU is in it. */
 static void journal_v1_complete(struct journal *j)
 {
-	int cpus = idlectl_nr_cpus(j->root), cpu, st, i, want = 0;
+	int cpus = cstate_sysfs_nr_cpus(j->root), cpu, st, i, want = 0;
 
 	for (cpu = 0; cpu < cpus; cpu++) {
 		int n = idlectl_nr_states(j->root, (unsigned int)cpu);
@@ -530,7 +525,7 @@ static int journal_move_aside(const char *journal, char *to, size_t len,
 /* Every state of every CPU enabled; returns how many were disabled. */
 static int enable_all(const char *root, int *failed)
 {
-	int cpus = idlectl_nr_cpus(root), cpu, st, val, was = 0;
+	int cpus = cstate_sysfs_nr_cpus(root), cpu, st, val, was = 0;
 
 	*failed = 0;
 	for (cpu = 0; cpu < cpus; cpu++) {
@@ -715,7 +710,7 @@ int idlectl_snapshot(const char *root, struct idle_snapshot *s,
 	if (first < 0)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "%s: no cpuidle states", root);
-	s->nr_cpus = idlectl_nr_cpus(root);
+	s->nr_cpus = cstate_sysfs_nr_cpus(root);
 	s->nr_states = idlectl_nr_states(root, (unsigned int)first);
 	s->c = calloc((size_t)s->nr_cpus * CSTATE_MAX, sizeof(*s->c));
 	if (!s->c)
@@ -825,7 +820,7 @@ void idlectl_summarize(const struct idle_snapshot *d, double wall_us,
 int idlectl_disable_states(const char *root, const int *idx, int n,
 			   struct idl_err *err)
 {
-	int cpus = idlectl_nr_cpus(root), cpu, i;
+	int cpus = cstate_sysfs_nr_cpus(root), cpu, i;
 
 	for (i = 0; i < n; i++)
 		for (cpu = 0; cpu < cpus; cpu++)

@@ -19,7 +19,6 @@
 #include "cstate.h"
 #include "error.h"
 
-#define IDLECTL_MAX_CPUS	CSTATE_SYSFS_MAX_CPUS
 #define IDLECTL_MAX_GOVS	16
 #define IDLECTL_GOV_LEN		32
 
@@ -29,12 +28,11 @@ const char *idlectl_sysfs_root(void);
 const char *idlectl_run_dir(void);
 
 /*
- * cstate_sysfs_nr_cpus(): every loop over CPUs skips those below it
- * without a cpuidle directory, the CPUs whose idlectl_nr_states() is 0.
- * Snapshots also leave out CPUs whose "online" file says 0.
+ * Number of stateK directories of @cpu (0: no cpuidle, as offline).
+ * Every loop over the CPUs below cstate_sysfs_nr_cpus() skips those
+ * whose count is 0; snapshots also leave out CPUs whose "online" file
+ * says 0.
  */
-int idlectl_nr_cpus(const char *root);
-/* Number of stateK directories of @cpu (0: no cpuidle, as offline). */
 int idlectl_nr_states(const char *root, unsigned int cpu);
 /* The lowest CPU with cpuidle states, whose table stands for all; -1 if
  * none. */

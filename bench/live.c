@@ -647,7 +647,7 @@ static int setup(struct live_ctx *c, const struct live_opts *o,
 	c->index = json_object();
 	/* without counters (libpfm4 missing or broken) the run goes on, and
 	 * says why (note_counters()) */
-	c->perf_ok = !perfctr_open(&c->perf, idlectl_nr_cpus(o->root),
+	c->perf_ok = !perfctr_open(&c->perf, cstate_sysfs_nr_cpus(o->root),
 				   &c->perf_err);
 	rapl_open(rapl_root(), &c->rapl);
 	return 0;

@@ -387,7 +387,7 @@ START_TEST(test_governors)
 					   &err), 3);
 	ck_assert_str_eq(govs[2], "teo");
 	ck_assert(idlectl_has_cpuidle(root));
-	ck_assert_int_eq(idlectl_nr_cpus(root), 2);
+	ck_assert_int_eq(cstate_sysfs_nr_cpus(root), 2);
 	/* a governor that does not read back is an error */
 	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
 	ck_assert_int_eq(unlink(p), 0);
@@ -420,7 +420,7 @@ START_TEST(test_cpu_gap)
 	snprintf(cmd, sizeof(cmd), "cd '%s' && mv cpu1 cpu3 && "
 		 "mkdir cpu1 cpu2 cpufreq", root);
 	ck_assert_int_eq(system(cmd), 0);
-	ck_assert_int_eq(idlectl_nr_cpus(root), 4);
+	ck_assert_int_eq(cstate_sysfs_nr_cpus(root), 4);
 	ck_assert_int_eq(idlectl_first_cpu(root), 0);
 	ck_assert_int_eq(idlectl_snapshot(root, &s, &err), 0);
 	ck_assert_int_eq(s.nr_cpus, 4);

@@ -204,6 +204,7 @@ static uint64_t qos_records(const uint8_t *b, uint32_t n)
 static int r_damage(struct trace_reader *r, uint64_t off, const char *what)
 {
 	struct trace_damage *d = &r->dmg;
+	char periods[64] = "";
 	int n;
 
 	r->done = true;
@@ -223,17 +224,15 @@ static int r_damage(struct trace_reader *r, uint64_t off, const char *what)
 	n = snprintf(r->dmg_msg, sizeof(r->dmg_msg),
 		     "%s: offset %" PRIu64 ": %s; %" PRIu64
 		     " bytes not read", r->path, off, what, d->bytes_lost);
-	if (n > 0 && (size_t)n < sizeof(r->dmg_msg) && d->blocks_lost >= 0 &&
-	    d->records_lost >= 0)
+	/* the periods lost only when known */
+	if (d->records_lost >= 0)
+		snprintf(periods, sizeof(periods),
+			 ", %" PRId64 " of %" PRIu64 " periods",
+			 d->records_lost, r->meta.nr_periods);
+	if (n > 0 && (size_t)n < sizeof(r->dmg_msg) && d->blocks_lost >= 0)
 		snprintf(r->dmg_msg + n, sizeof(r->dmg_msg) - (size_t)n,
-			 " (%" PRId64 " of %" PRId64 " blocks, %" PRId64
-			 " of %" PRIu64 " periods lost)", d->blocks_lost,
-			 r->hdr_blocks, d->records_lost, r->meta.nr_periods);
-	else if (n > 0 && (size_t)n < sizeof(r->dmg_msg) &&
-		 d->blocks_lost >= 0)
-		snprintf(r->dmg_msg + n, sizeof(r->dmg_msg) - (size_t)n,
-			 " (%" PRId64 " of %" PRId64 " blocks lost)",
-			 d->blocks_lost, r->hdr_blocks);
+			 " (%" PRId64 " of %" PRId64 " blocks%s lost)",
+			 d->blocks_lost, r->hdr_blocks, periods);
 	return 0;
 }
 
