@@ -15,10 +15,15 @@ EXTRA_DIST += tests/synth-info-cli.sh tests/trace-writer.py
 
 # Import and record (helper tracein).
 check_PROGRAMS += tests/check_model
-tests_check_model_SOURCES = tests/check_model.c
+tests_check_model_SOURCES = tests/check_model.c tests/model-events.h
 tests_check_model_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_LDADD = $(UNIT_LIBS)
-TESTS += tests/check_model tests/import-cli.sh tests/record-root.sh
+check_PROGRAMS += tests/check_model_clock
+tests_check_model_clock_SOURCES = tests/check_model_clock.c \
+	tests/model-events.h
+tests_check_model_clock_CFLAGS = $(UNIT_CFLAGS)
+tests_check_model_clock_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_model tests/check_model_clock tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 
 # The text reader in chunks on two threads reads as one sequential read.

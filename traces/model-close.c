@@ -15,7 +15,7 @@
 static int64_t delta_tick(struct model *m, struct cpu_state *c,
 			  int64_t hr_t, int64_t sleep, uint8_t *flags)
 {
-	int64_t off = clock_off(m), t, mono;
+	int64_t off = clock_off_at(m, c->sel_ts), t, mono;
 	const struct tick_view *tv = &c->tick_at_sel;
 
 	uint64_t now = (uint64_t)c->sel_ts;
@@ -241,7 +241,7 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[cpu];
 	struct idle_period p;
-	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts;
+	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts, off;
 	uint64_t final;
 	bool exact = true;
 
@@ -269,12 +269,13 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		sel = c->sel_ts = (int64_t)c->entry_ns;
 	c->sel_moved = false;
 
+	off = clock_off_at(m, sel);
 	if (c->hr_min != NONE) {
-		hr_t = c->hr_min + clock_off(m);
-		exact = m->off_valid;
+		hr_t = c->hr_min + off;
+		exact = m->o.clock_is_mono || m->off.valid;
 	}
 	if (c->wheel_min != NONE) {
-		wh_t = jiffy_time(m, c->wheel_min);
+		wh_t = jiffy_time(m, c->wheel_min, off);
 		if (wh_t == NONE)
 			exact = false;
 	}
@@ -295,8 +296,8 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	/* A wheel timer within a jiffy keeps the tick: the kernel then
 	 * returns the time to the next programmed event (as
 	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
-	if (!c->stopped_at_sel && wh_t != NONE && m->j_valid &&
-	    c->wheel_min - jiffy_at(m, (uint64_t)sel) <= 1 &&
+	if (!c->stopped_at_sel && wh_t != NONE && m->jif.valid &&
+	    c->wheel_min - jiffy_at(m, (uint64_t)sel, off) <= 1 &&
 	    p.delta_tick_ns != NONE)
 		p.sleep_length_ns = p.delta_tick_ns;
 	if (exact)

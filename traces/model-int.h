@@ -12,7 +12,6 @@
 #define NONE		INT64_MAX
 #define NIL		(-1)
 #define FOREIGN_NS	100000000000000000LL	/* ~3 years: not a mono time */
-#define OFF_WINDOW_NS	1000000000ULL
 /*
  * Bounds that keep every sum and difference below in int64_t whatever
  * the input holds: event times up to 2^62 ns (~146 years; later ones
@@ -54,6 +53,44 @@ struct hold {				/* a ring, grown by doubling */
 	uint32_t		head, n, cap;
 	struct held		*q;
 };
+/*
+ * The trace clock's offset from CLOCK_MONOTONIC, a line through the
+ * lowest (stamp - now) samples (model-clock.c): samples are taken in
+ * blocks of OFF_BLOCK_NS, the lowest of each kept in a ring.
+ */
+#define OFF_BLOCK_NS	100000000ULL
+#define OFF_BLOCKS	16	/* the slope's span: ~1.6 s */
+#define OFF_RECENT	4	/* the level's: ~0.4 s */
+
+struct off_sample {
+	int64_t		ts, off;
+};
+
+struct off_track {
+	bool			valid;
+	struct off_sample	blk;		/* lowest of the open block */
+	uint64_t		blk_start;
+	struct off_sample	ring[OFF_BLOCKS];
+	uint32_t		head, n;
+	/* off(ts) = base + (ts - base_ts) * ppb / 1e9 */
+	int64_t			base, base_ts;
+	double			ppb;
+};
+
+/*
+ * Jiffies: jiffy J starts at monotonic time g + (J - j_ref) * TICK_NSEC,
+ * g the tightest bound of this window or the last (NONE: unknown); until
+ * the tick grid and the clock offset are known, at trace time
+ * sref + (J - j_ref) * TICK_NSEC snapped down onto the grid.
+ */
+struct jiffy_track {
+	bool			valid;
+	uint64_t		j_ref;
+	int64_t			sref;
+	int64_t			g_cur, g_prev;
+	uint64_t		win;
+};
+
 enum tick_known { TK_UNKNOWN, TK_PENDING, TK_OFF };
 enum timer_kind { TK_HR = 1, TK_WHEEL = 2 };
 
@@ -142,14 +179,8 @@ struct model {
 	int64_t			tick_ns;	/* 0 while HZ unknown */
 	int32_t			qos_us;		/* CPU latency QoS, -1 unknown */
 	bool			qos_req_seen;	/* pm_qos_*_request traced */
-	/* trace clock = CLOCK_MONOTONIC + off */
-	bool			off_valid;
-	int64_t			off_cur, off_prev;
-	uint64_t		off_win;
-	/* jiffies: jiffy J starts at j_sref + (J - j_ref) * tick_ns */
-	bool			j_valid;
-	uint64_t		j_ref;
-	int64_t			j_sref;
+	struct off_track	off;	/* trace clock - CLOCK_MONOTONIC */
+	struct jiffy_track	jif;
 	/* tick grid phase in base ns, -1 unknown */
 	int64_t			grid_phase;
 	uint64_t		deadline;	/* earliest closing deadline */
@@ -178,52 +209,12 @@ static inline int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
 	return ev_clamp_timer(r);
 }
 
-static inline int64_t clock_off(const struct model *m)
-{
-	if (m->o.clock_is_mono || !m->off_valid)
-		return 0;
-	return m->off_cur < m->off_prev ? m->off_cur : m->off_prev;
-}
-
 /* How far @mono is past the tick grid's last point, [0, TICK_NSEC). */
 static inline int64_t past_grid(const struct model *m, int64_t mono)
 {
 	int64_t r = (mono - m->grid_phase) % m->tick_ns;
 
 	return r < 0 ? r + m->tick_ns : r;
-}
-
-/* jiffy_time() before the snap onto the tick grid: less than a tick
- * later than it */
-static inline int64_t jiffy_time_unsnapped(const struct model *m, int64_t j)
-{
-	if (!m->j_valid || !m->tick_ns)
-		return NONE;
-	return sat_muladd(m->j_sref, j - (int64_t)m->j_ref, m->tick_ns);
-}
-
-static inline int64_t snap_to_grid(const struct model *m, int64_t t)
-{
-	int64_t mono;
-
-	if (t == NONE || m->grid_phase < 0)
-		return t;
-	/* jiffies advance on the tick grid: snap down onto it */
-	mono = t - clock_off(m);
-	return mono - past_grid(m, mono) + clock_off(m);
-}
-
-/* Trace time at which jiffy @j starts, NONE if unknown. */
-static inline int64_t jiffy_time(const struct model *m, int64_t j)
-{
-	return snap_to_grid(m, jiffy_time_unsnapped(m, j));
-}
-
-/* The jiffy current at trace time @ts. */
-static inline int64_t jiffy_at(const struct model *m, uint64_t ts)
-{
-	return (int64_t)m->j_ref +
-	       ((int64_t)ts - m->j_sref) / m->tick_ns;
 }
 
 static inline int64_t min64(int64_t a, int64_t b)
@@ -235,6 +226,17 @@ static inline int64_t rel(int64_t t, uint64_t entry)
 {
 	return t == NONE ? NONE : t - (int64_t)entry;
 }
+
+/* model-clock.c: the offset at trace time @ts (0 with a monotonic trace
+ * clock or before the first sample); jiffy times at offset @off */
+int64_t clock_off_at(const struct model *m, int64_t ts);
+void model_observe_offset(struct model *m, uint64_t ts, int64_t base_now);
+void model_observe_jiffies(struct model *m, uint64_t ts, uint64_t j);
+int64_t jiffy_time_unsnapped(const struct model *m, int64_t j, int64_t off);
+/* trace time at which jiffy @j starts, NONE if unknown */
+int64_t jiffy_time(const struct model *m, int64_t j, int64_t off);
+/* the jiffy current at trace time @ts */
+int64_t jiffy_at(const struct model *m, uint64_t ts, int64_t off);
 
 /* model-close.c */
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err);

@@ -43,7 +43,6 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 	hz_est_init(&m->hz_est);
 	m->fn_sleep = ev_name_hash("hrtimer_wakeup");
 	set_hz(m, o->hz, false);
-	m->off_valid = o->clock_is_mono;
 	m->grid_phase = -1;
 	m->qos_us = -1;
 	m->st.qos_start_us = -1;
@@ -173,51 +172,6 @@ static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
 	list_add(m, i, cpu);
 }
 
-/* ------------------------------------------------- clock relations */
-
-static void observe_offset(struct model *m, uint64_t ts, int64_t base_now)
-{
-	int64_t off = clamp_time((int64_t)ts - base_now);
-
-	if (m->o.clock_is_mono || base_now > FOREIGN_NS)
-		return;
-	/* Minimum over the last 1-2 s: the event follows the clock read,
-	 * and a slowly drifting clock pair stays tracked. */
-	if (!m->off_valid) {
-		m->off_cur = m->off_prev = off;
-		m->off_win = ts;
-		m->off_valid = true;
-		return;
-	}
-	if (ts > m->off_win + OFF_WINDOW_NS) {
-		m->off_prev = m->off_cur;
-		m->off_cur = off;
-		m->off_win = ts;
-	} else if (off < m->off_cur) {
-		m->off_cur = off;
-	}
-}
-
-static void observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
-{
-	int64_t est;
-
-	if (!m->tick_ns)
-		return;
-	if (!m->j_valid) {
-		m->j_ref = j;
-		m->j_sref = (int64_t)ts;
-		m->j_valid = true;
-		return;
-	}
-	/* Jiffy j started at or before ts: keep the tightest bound, and
-	 * follow it up again if the two clocks drift apart. */
-	est = sat_muladd((int64_t)ts, (int64_t)m->j_ref - (int64_t)j,
-			 m->tick_ns);
-	if (est < m->j_sref || est - m->j_sref > m->tick_ns)
-		m->j_sref = est;
-}
-
 /* ------------------------------------------------- event handlers */
 
 static uint32_t target_cpu(const struct model *m, uint32_t cpu)
@@ -232,18 +186,19 @@ static uint32_t target_cpu(const struct model *m, uint32_t cpu)
  * longer had it.  Long: HR_LATE_MAX_NS for an hrtimer, a tick for a
  * wheel timer (the wheel runs it at a tick after its jiffy).
  */
-static bool stale(struct model *m, const struct timer_node *n, int64_t sel)
+static bool stale(struct model *m, const struct timer_node *n, int64_t sel,
+		  int64_t off)
 {
 	int64_t slack = m->tick_ns ? m->tick_ns : 4000000, t;
 
 	if (n->kind == TK_HR)
-		return n->exp + clock_off(m) < sel - HR_LATE_MAX_NS;
-	t = jiffy_time_unsnapped(m, n->exp);
+		return n->exp + off < sel - HR_LATE_MAX_NS;
+	t = jiffy_time_unsnapped(m, n->exp, off);
 	/* snapping moves it less than a tick down: no need to when even
 	 * that is not overdue (most pending timers) */
 	if (t == NONE || t - m->tick_ns >= sel - slack)
 		return false;
-	return snap_to_grid(m, t) < sel - slack;
+	return jiffy_time(m, n->exp, off) < sel - slack;
 }
 
 /*
@@ -259,6 +214,7 @@ static void loop_ends(struct cpu_state *c)
 
 static void snapshot_inputs(struct model *m, struct cpu_state *c)
 {
+	int64_t off = clock_off_at(m, c->sel_ts);
 	int32_t i, next;
 
 	c->hr_min = NONE;
@@ -267,7 +223,7 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 		const struct timer_node *n = &m->nodes[i];
 
 		next = n->next;
-		if (stale(m, n, c->sel_ts)) {
+		if (stale(m, n, c->sel_ts, off)) {
 			m->st.stale_timers++;
 			timer_remove(m, n->key);
 			continue;
@@ -294,12 +250,12 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 static void sel_before_pending(struct model *m, struct cpu_state *c,
 			       const struct raw_event *e)
 {
-	int64_t first = NONE, off = clock_off(m);
+	int64_t first = NONE, off = clock_off_at(m, (int64_t)e->ts);
 
 	if (c->hr_min != NONE)
 		first = c->hr_min + off;
 	if (c->wheel_min != NONE)
-		first = min64(first, jiffy_time(m, c->wheel_min));
+		first = min64(first, jiffy_time(m, c->wheel_min, off));
 	if (c->tick_at_sel.known == TK_PENDING)
 		first = min64(first, c->tick_at_sel.exp + off);
 	if (first != NONE && first > (int64_t)c->now_ts &&
@@ -406,8 +362,8 @@ static void local_cause(struct model *m, struct cpu_state *c,
 /* An hrtimer armed before the capture fired: when, in trace time. */
 static int64_t unknown_fire(const struct model *m, const struct raw_event *e)
 {
-	if (e->timer.has_now && m->off_valid)
-		return e->timer.now + clock_off(m);
+	if (e->timer.has_now && m->off.valid)
+		return e->timer.now + clock_off_at(m, (int64_t)e->ts);
 	return (int64_t)e->ts;
 }
 
@@ -533,7 +489,7 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 		break;
 	default:	/* expire entry */
 		if (e->timer.has_now)
-			observe_offset(m, e->ts, (int64_t)e->timer.now);
+			model_observe_offset(m, e->ts, (int64_t)e->timer.now);
 		if (is_tick) {
 			c->tick.known = TK_OFF;
 			c->tick_sel = c->tick;
@@ -562,7 +518,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 	bool known;
 
 	if (e->timer.has_now)
-		observe_jiffies(m, e->ts, e->timer.now);
+		model_observe_jiffies(m, e->ts, e->timer.now);
 	switch (e->type) {
 	case EV_TIMER_START:
 		tcpu = e->timer.flags & EV_TIMER_CPUMASK;
@@ -587,7 +543,8 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 			break;
 		/* it was due at the start of the jiffy it ran in */
 		fire = e->timer.has_now ?
-		       jiffy_time(m, (int64_t)e->timer.now) : NONE;
+		       jiffy_time(m, (int64_t)e->timer.now,
+				  clock_off_at(m, (int64_t)e->ts)) : NONE;
 		if (fire == NONE || fire > (int64_t)e->ts)
 			fire = (int64_t)e->ts;
 		return model_bound_held(m, c, fire, e->ts, err);
