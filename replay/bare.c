@@ -130,14 +130,15 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 	env->latency_req = p->latency_req;
 
 	for (;;) {
-		s64 remain = p->dur - elapsed, dtick, seg;
+		s64 remain = p->dur - elapsed, dtick, seg, tick;
 		s64 sleep = replay_sleep_at(p->sleep, p->entry_ns, elapsed);
 		bool stop = true, by_tick = false, by_poll = false;
 		int idx;
 
 		while (next_tick <= elapsed)
 			next_tick += t;
-		dtick = stopped ? sleep : next_tick - elapsed;
+		tick = next_tick - elapsed;
+		dtick = stopped ? sleep : replay_delta_next(sleep, tick);
 		env->sleep_length = sleep;
 		env->delta_tick = dtick;
 		env->tick_stopped = stopped;
@@ -151,8 +152,8 @@ static void run_period(struct bare_loop *l, const struct bare_period *p)
 		if (!stopped && stop && sleep > dtick)
 			stopped = true;
 		seg = remain;
-		if (!stopped && dtick < seg) {
-			seg = dtick;
+		if (!stopped && tick < seg) {
+			seg = tick;
 			by_tick = true;
 		}
 		if (l->drv.states[idx].flags & CPUIDLE_FLAG_POLLING) {

@@ -236,7 +236,7 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 		struct seg_in in;
 		bool stop = true, by_tick = false, by_poll = false;
 		enum idl_miss miss;
-		s64 seg;
+		s64 seg, tick;
 		int idx, cause, vs, k;
 		unsigned int orc;
 
@@ -258,7 +258,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 		}
 		while (next_tick <= elapsed)
 			next_tick += t;
-		in.dtick = stopped ? in.sleep : next_tick - elapsed;
+		tick = next_tick - elapsed;
+		in.dtick = stopped ? in.sleep : replay_delta_next(in.sleep, tick);
 		in.stopped = stopped;
 		env->sleep_length = in.sleep;
 		env->delta_tick = in.dtick;
@@ -290,8 +291,8 @@ static __always_inline void run_gov(struct replay_cpu *rc, int gi,
 		}
 		seg = in.remain;
 		cause = pcause;
-		if (!stopped && in.dtick < seg) {
-			seg = in.dtick;
+		if (!stopped && tick < seg) {
+			seg = tick;
 			cause = WAKE_TICK;
 			by_tick = true;
 		}

@@ -216,7 +216,9 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	int idx, rmiss;
 
 	env->sleep_length = replay_sleep_input(p->sleep_length_ns, p->entry_ns);
-	env->delta_tick = replay_sleep_input(p->delta_tick_ns, p->entry_ns);
+	env->delta_tick = replay_sleep_input(replay_delta_next(p->sleep_length_ns,
+							       p->delta_tick_ns),
+					     p->entry_ns);
 	env->tick_stopped = p->flags & IP_TICK_STOPPED;
 	env->sleep_length_queried = false;
 	env->got_tick = false;

@@ -122,6 +122,32 @@ START_TEST(test_wheel_timer_cpu_flags)
 END_TEST
 
 /*
+ * delta_tick_ns is the time to the tick itself, also when a timer comes
+ * first (replay takes the kernel's delta_next as the earlier of the two,
+ * and ticks on the tick's grid): tick armed for 8 ms, hrtimer_wakeup for
+ * 5 ms, CPU 0 idle at 2 ms -> sleep 3 ms, delta_tick 6 ms, both exact.
+ */
+START_TEST(test_tick_after_timer)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 0, TICK0, 8000000, true, 1),
+		hr(EV_HRTIMER_START, 1000000, 0, 0x2000, 5000000, false, HRW),
+		idle(2000000, 0, 1),
+		idle(2500000, 0, EV_IDLE_EXIT),
+	};
+
+	feed(m, e, 4);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 3000000);
+	ck_assert_int_eq(got[0].delta_tick_ns, 6000000);
+	ck_assert(got[0].flags & IP_TICK_EXACT);
+	model_free(m);
+}
+END_TEST
+
+/*
  * tick_nohz_get_sleep_length() (doc/governors.md section 3.2): with the
  * tick running, a wheel timer due within one jiffy of the last jiffies
  * update makes the kernel return delta_next (time to the next programmed
@@ -1427,6 +1453,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_tick_wakeup);
 	tcase_add_test(tc, test_wheel_timer_cpu_flags);
 	tcase_add_test(tc, test_wheel_within_a_jiffy);
+	tcase_add_test(tc, test_tick_after_timer);
 	tcase_add_test(tc, test_partial_periods);
 	tcase_add_test(tc, test_miss_flags);
 	tcase_add_test(tc, test_qos_constraints);

@@ -547,7 +547,8 @@ END_TEST
  * Stopping the tick.  (a) "fixed" C1 with stop_tick: no timer, so the
  * tick stops at once and the 10 ms period is one segment (10 ms >= one
  * tick: not a short stop).  (b) a timer predicted 0.5 ms after entry,
- * before the next tick (1 ms): the kernel keeps the tick (stop denied),
+ * before the next tick (1 ms): delta_next is the timer's 0.5 ms (the
+ * next programmed interrupt), the kernel keeps the tick (stop denied),
  * the tick fires at 1 ms; at the re-selection the predicted timer has
  * passed, the sleep length is unknown (KTIME_MAX - now, as with no
  * timer) and the stop succeeds: two segments, 1 ms and 9 ms; the second
@@ -584,7 +585,7 @@ START_TEST(test_tick_stop)
 	sc = &rc->g[0].sc;
 	ck_assert_int_eq(nlog, 2);
 	ck_assert_int_eq(logv[0].sleep, 500 * US);
-	ck_assert_int_eq(logv[0].dtick, MS);
+	ck_assert_int_eq(logv[0].dtick, 500 * US);
 	ck_assert_int_eq(logv[1].sleep, KTIME_MAX - 101 * MS);
 	ck_assert_int_eq(logv[1].dtick, 4 * MS);
 	ck_assert(!logv[1].stopped);
@@ -604,7 +605,8 @@ END_TEST
  * timer), so its first select in period 2 sees the tick stopped and
  * delta_tick = the sleep length (2 ms), and cannot stop it again.
  * Period 3 has no such flag: a task ran, the tick runs again; its timer
- * (2 ms) comes before the next tick (3 ms), so the stop is denied.
+ * (2 ms) comes before the next tick (3 ms), so it is delta_next and the
+ * stop is denied.
  */
 START_TEST(test_loop_goes_on)
 {
@@ -630,7 +632,7 @@ START_TEST(test_loop_goes_on)
 	ck_assert(logv[1].stopped);
 	ck_assert_int_eq(logv[1].dtick, 2 * MS);
 	ck_assert(!logv[2].stopped);
-	ck_assert_int_eq(logv[2].dtick, 3 * MS);
+	ck_assert_int_eq(logv[2].dtick, 2 * MS);
 	ck_assert_uint_eq(rc->g[0].sc.tick_stops, 1);
 	ck_assert_uint_eq(rc->g[0].sc.stop_denied, 1);
 	free(rc);
@@ -726,7 +728,8 @@ static void follow(struct replay_setup *s, int gi)
  * tick.
  *  - agreement: 2 entries, 1 the same (B: C1 against the kernel's C1E);
  *  - the copy selects at A with A's inputs (2 ms, 1 ms) and at B with B's
- *    own (1.5 ms, 3.995 ms); after A it is told the tick woke the CPU
+ *    own (1.5 ms; delta_next 1.5 ms, the timer before the tick at
+ *    3.995 ms); after A it is told the tick woke the CPU
  *    (got_tick), after B not;
  *  - miss classes: the copy's C1 for 1 ms (A) and 1.995 ms (B) is
  *    "below" (C1E's 20 us would fit), like the kernel's recorded "below"
@@ -766,7 +769,7 @@ START_TEST(test_agreement_entries)
 	ck_assert_int_eq(logv[0].dtick, MS);
 	ck_assert(logv[0].got_tick);
 	ck_assert_int_eq(logv[3].sleep, 1500 * US);
-	ck_assert_int_eq(logv[3].dtick, 4 * MS - 5 * US);
+	ck_assert_int_eq(logv[3].dtick, 1500 * US);
 	ck_assert(!logv[3].got_tick);
 	ck_assert_uint_eq(sc->miss_n, 2);
 	ck_assert_uint_eq(sc->miss[2][2], 1);

@@ -29,12 +29,12 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 			if (t < (int64_t)now)
 				t += m->tick_ns;
 			if (c->stopped_at_sel)
-				t = NONE;
+				t = hr_t;
 			m->st.lost_ticks++;
 		} else {
 			*flags |= IP_TICK_EXACT;
 		}
-		return rel(min64(t, hr_t), now);
+		return rel(t, now);
 	}
 	if (tv->known == TK_OFF) {
 		*flags |= IP_TICK_EXACT;
@@ -45,7 +45,7 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c,
 	if (m->grid_phase >= 0) {
 		mono = c->sel_ts - off;
 		t = mono + m->tick_ns - past_grid(m, mono);
-		return rel(min64(t + off, hr_t), now);
+		return rel(t + off, now);
 	}
 	return min64(m->tick_ns / 2, sleep);
 }
@@ -299,7 +299,7 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	if (!c->stopped_at_sel && wh_t != NONE && m->jif.valid &&
 	    c->wheel_min - jiffy_at(m, (uint64_t)sel, off) <= 1 &&
 	    p.delta_tick_ns != NONE)
-		p.sleep_length_ns = p.delta_tick_ns;
+		p.sleep_length_ns = min64(p.delta_tick_ns, rel(hr_t, sel));
 	if (exact)
 		p.flags |= IP_SLEEP_EXACT;
 
