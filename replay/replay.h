@@ -365,8 +365,8 @@ static inline s64 replay_sleep_input(s64 sleep, u64 now)
  * The kernel's delta_next (tick_nohz_get_sleep_length()): the time to the
  * next programmed timer interrupt, the tick or an earlier timer.  A timer
  * of the wheel comes at a tick, so the sleep length stands for the
- * earliest hrtimer.  Traces imported before 0.1.0's tick records held
- * this already in delta_tick_ns; the minimum leaves them as they were.
+ * earliest hrtimer.  Traces imported by earlier builds hold this minimum
+ * in delta_tick_ns already; taking it again leaves them as they were.
  */
 static inline s64 replay_delta_next(s64 sleep, s64 tick)
 {
