@@ -191,6 +191,10 @@ static void summary(const char *in, const struct import_summary *s)
 			"with the tick overdue (re-armed unseen) %llu\n",
 			(unsigned long long)st->ended_sleeps,
 			(unsigned long long)st->lost_ticks);
+	if (st->drift_known)	/* in tenths of a ppm, without a "-0.0" */
+		fprintf(stderr, "trace clock against CLOCK_MONOTONIC: %+.1f "
+			"ppm (followed)\n",
+			(double)(st->drift_ppb / 100) / 10.0 + 0.0);
 	if (st->qos_start_us >= 0)
 		fprintf(stderr, "CPU latency constraint (PM QoS): %lld us at "
 			"the start, %llu changes\n",

@@ -84,11 +84,13 @@ static const struct idle_period *period_of(uint32_t cpu)
  * lowest stamps, 400 ns after the clock read, so the timer's trace time
  * comes out up to ~0.4 us late: allowed 0..1000 ns over.  An offset
  * taken as a constant would be 5-10 us short after 1-2 s at 5 ppm, and
- * jiffies extrapolated in trace time would begin a tick early.
+ * jiffies extrapolated in trace time would begin a tick early.  The
+ * drift the summary gives is the clock pair's.
  */
 static void check_drift(int ppm)
 {
 	const struct idle_period *p0, *p1;
+	const struct model_stats *st;
 	struct model *m = mk(false);
 
 	build(ppm);
@@ -105,6 +107,12 @@ static void check_drift(int ppm)
 		      p1->sleep_length_ns <= 11501000,
 		      "%d ppm: CPU 1 sleep %lld ns, want 11500000..11501000",
 		      ppm, (long long)p1->sleep_length_ns);
+	/* the summary's drift: the clock pair's, within 10% + 0.2 ppm */
+	st = model_get_stats(m);
+	ck_assert(st->drift_known);
+	ck_assert_msg(llabs(st->drift_ppb - ppm * 1000LL) <=
+		      llabs(ppm * 100LL) + 200,
+		      "%d ppm: drift %lld ppb", ppm, (long long)st->drift_ppb);
 	model_free(m);
 }
 

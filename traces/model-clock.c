@@ -92,6 +92,8 @@ static void off_refit(struct model *m)
 			o->ppb = (double)(b->off - a->off) * 1e9 /
 				 (double)(b->ts - a->ts);
 			o->ppb = fmax(-OFF_PPB_MAX, fmin(OFF_PPB_MAX, o->ppb));
+			m->st.drift_known = true;
+			m->st.drift_ppb = llround(o->ppb);
 		}
 	}
 	o->base_ts = last->ts;

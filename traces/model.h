@@ -75,6 +75,11 @@ struct model_stats {
 	uint32_t	max_cpu;		/* highest CPU seen + 1 */
 	uint32_t	hz;			/* used (given or estimated) */
 	bool		hz_estimated;
+	/* the trace clock's rate against CLOCK_MONOTONIC, in parts per
+	 * billion (model-clock.c), when a trace clock other than mono had
+	 * enough hrtimer expiries for a slope */
+	bool		drift_known;
+	int64_t		drift_ppb;
 };
 
 struct model;
