@@ -64,8 +64,15 @@ restore() {
 trap restore EXIT
 trap 'exit 1' INT TERM HUP
 
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+fail=0 failures=
+# each failure at once, and all of them again at the end: a log cut to
+# its tail (CI's) still names the captures that failed
+bad() {
+	echo "FAIL: $*"
+	fail=1
+	failures="$failures
+FAIL: $*"
+}
 
 # The reduced event set of a user's plain capture: no sched_switch.
 EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
@@ -254,4 +261,5 @@ if grep -qw haltpoll $SYS/cpuidle/available_governors && [ -w "$HP" ]; then
 	echo 200000 > "$HP"
 	run_workloads haltpoll poll "random 300 $D" "pingpong 50 $D"
 fi
+[ $fail = 0 ] || printf 'failed:%s\n' "$failures"
 exit $fail
