@@ -35,26 +35,27 @@
 /* jiffies bounds are kept for 1-2 s: one wrong bound does not stay */
 #define JIFFY_WINDOW_NS	1000000000ULL
 
-int64_t clock_off_at(const struct model *m, int64_t ts)
+/* The offset @off seen at trace time @from, carried along the slope to
+ * trace time @ts (not further than OFF_SPAN_MAX). */
+static int64_t carried(const struct off_track *o, int64_t off, int64_t from,
+		       int64_t ts)
 {
-	const struct off_track *o = &m->off;
-	int64_t d;
+	int64_t d = ts - from;
 
-	if (m->o.clock_is_mono || !o->valid)
-		return 0;
-	d = ts - o->base_ts;
 	if (d > OFF_SPAN_MAX)
 		d = OFF_SPAN_MAX;
 	else if (d < -OFF_SPAN_MAX)
 		d = -OFF_SPAN_MAX;
-	return o->base + (int64_t)llround((double)d * o->ppb / 1e9);
+	return off + (int64_t)llround((double)d * o->ppb / 1e9);
 }
 
-/* @b carried along the current slope to trace time @ts */
-static int64_t carried(const struct off_track *o, const struct off_sample *b,
-		       int64_t ts)
+int64_t clock_off_at(const struct model *m, int64_t ts)
 {
-	return b->off + (int64_t)llround((double)(ts - b->ts) * o->ppb / 1e9);
+	const struct off_track *o = &m->off;
+
+	if (m->o.clock_is_mono || !o->valid)
+		return 0;
+	return carried(o, o->base, o->base_ts, ts);
 }
 
 static const struct off_sample *ring_at(const struct off_track *o,
@@ -99,7 +100,8 @@ static void off_refit(struct model *m)
 	o->base_ts = last->ts;
 	o->base = last->off;
 	for (i = o->n > OFF_RECENT ? o->n - OFF_RECENT : 0; i < o->n; i++) {
-		v = carried(o, ring_at(o, i), o->base_ts);
+		v = carried(o, ring_at(o, i)->off, ring_at(o, i)->ts,
+			    o->base_ts);
 		if (v < o->base)
 			o->base = v;
 	}

@@ -12,13 +12,13 @@
 
 #include "model-int.h"
 
-static int64_t delta_tick(struct model *m, struct cpu_state *c,
+/* @off: the clock offset at the select (c->sel_ts) */
+static int64_t delta_tick(struct model *m, struct cpu_state *c, int64_t off,
 			  int64_t hr_t, int64_t sleep, uint8_t *flags)
 {
-	int64_t off = clock_off_at(m, c->sel_ts), t, mono;
 	const struct tick_view *tv = &c->tick_at_sel;
-
 	uint64_t now = (uint64_t)c->sel_ts;
+	int64_t t, mono;
 
 	if (tv->known == TK_PENDING) {
 		t = tv->exp + off;
@@ -292,7 +292,8 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	}
 	if (p.sleep_length_ns == NONE)
 		exact = false;
-	p.delta_tick_ns = delta_tick(m, c, hr_t, p.sleep_length_ns, &p.flags);
+	p.delta_tick_ns = delta_tick(m, c, off, hr_t, p.sleep_length_ns,
+				     &p.flags);
 	/* A wheel timer within a jiffy keeps the tick: the kernel then
 	 * returns the time to the next programmed event (as
 	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
