@@ -191,6 +191,10 @@ static void summary(const char *in, const struct import_summary *s)
 			"with the tick overdue (re-armed unseen) %llu\n",
 			(unsigned long long)st->ended_sleeps,
 			(unsigned long long)st->lost_ticks);
+	if (st->tmigr)
+		fprintf(stderr, "timer migration (Linux 6.9 on): idle CPUs' "
+			"unpinned timers counted for the last active CPU, at "
+			"%llu selects\n", (unsigned long long)st->tmigr_last);
 	if (st->drift_known)	/* in tenths of a ppm, without a "-0.0" */
 		fprintf(stderr, "trace clock against CLOCK_MONOTONIC: %+.1f "
 			"ppm (followed)\n",

@@ -832,8 +832,22 @@ START_TEST(test_text_lines)
 	ck_assert_int_eq(tl("  sh-5 [000] 9.1: sched_wakeup: sh:6 [120] "
 			    "success=1 CPU:002", buf), 0);
 	ck_assert_int_eq(tl_ev[0].wakeup.target_cpu, 2);
+	/* interrupt ends: the vector or irq; softirq context from 's' */
+	ck_assert_int_eq(tl("  sh-5 [000] ..s.. 9.2: softirq_exit: vec=7 "
+			    "[action=SCHED]", buf), 0);
+	ck_assert_int_eq(tl_n, 1);
+	ck_assert_uint_eq(tl_ev[0].type, EV_SOFTIRQ_EXIT);
+	ck_assert_int_eq(tl_ev[0].irq.irq, 7);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_KNOWN | EV_CTX_SOFTIRQ |
+					EV_CTX_TASK_KNOWN);
+	ck_assert_int_eq(tl("  sh-5 [000] d.H.. 9.2: irq_handler_exit: irq=11 "
+			    "ret=handled", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].type, EV_IRQ_HANDLER_EXIT);
+	ck_assert_int_eq(tl_ev[0].irq.irq, 11);
+	ck_assert_uint_eq(tl_ev[0].ctx, EV_CTX_KNOWN | EV_CTX_HARDIRQ |
+					EV_CTX_SOFTIRQ | EV_CTX_TASK_KNOWN);
 	/* unknown event: skipped; known event, bad field: error */
-	ck_assert_int_eq(tl("  sh-5 [000] 9.2: softirq_entry: vec=1", buf), 0);
+	ck_assert_int_eq(tl("  sh-5 [000] 9.2: softirq_raise: vec=1", buf), 0);
 	ck_assert_int_eq(tl_n, 0);
 	ck_assert_int_eq(tl("  sh-5 [000] 9.3: cpu_idle: state=x cpu_id=0",
 			    buf), -1);
@@ -875,6 +889,9 @@ START_TEST(test_event_names)
 		{ "dev_pm_qos_add_request", EV_DEV_QOS_REQUEST },
 		{ "dev_pm_qos_update_request", EV_DEV_QOS_REQUEST },
 		{ "dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST },
+		{ "irq_handler_exit", EV_IRQ_HANDLER_EXIT },
+		{ "softirq_entry", EV_SOFTIRQ_ENTRY },
+		{ "softirq_exit", EV_SOFTIRQ_EXIT },
 		{ "pm_qos_update_flags", EV_NONE },
 		{ "dev_pm_qos_update_reques", EV_NONE },
 		/* other events of the same groups, and near misses */
@@ -883,7 +900,8 @@ START_TEST(test_event_names)
 		{ "cpu_idle_mist", EV_NONE }, { "hrtimer_expire_exit", EV_NONE },
 		{ "timer_expire_exit", EV_NONE }, { "timer_init", EV_NONE },
 		{ "sched_wakeup_new", EV_NONE }, { "sched_waking", EV_NONE },
-		{ "ipi_send_cpv", EV_NONE }, { "irq_handler_exit", EV_NONE },
+		{ "ipi_send_cpv", EV_NONE }, { "irq_handler_exiT", EV_NONE },
+		{ "softirq_raise", EV_NONE }, { "softirq_exiT", EV_NONE },
 		{ "hrtimer_starts", EV_NONE }, { "tick_stoq", EV_NONE },
 		{ "hrtimer_expire_entrz", EV_NONE }, { "xpi_send_cpumask", EV_NONE },
 	};
@@ -1072,9 +1090,13 @@ START_TEST(test_timer_armed_before)
 END_TEST
 
 /*
- * The timer wheel traces timer_cancel just before it runs a timer: that
- * timer was known (started at 0.5 ms), so its run at 8 ms says nothing
- * about earlier periods: A (1-2 ms, no other timer) keeps "no timer".
+ * The timer wheel traces timer_cancel just before it runs a timer.  A
+ * timer armed before the capture (0x3001), detached and run at 8 ms,
+ * was pending all along: it bounds the sleep length of A (1-2 ms, no
+ * other timer) by 8 ms - 1 ms.  The detach does not make it known (an
+ * earlier import took it for known, and A kept "no timer").  A timer
+ * that was known (0x3000, armed at 0.5 ms) is A's exact sleep length,
+ * and its detach and run bound nothing.
  */
 START_TEST(test_wheel_cancel_then_run)
 {
@@ -1096,8 +1118,27 @@ START_TEST(test_wheel_cancel_then_run)
 	feed(m, e, 6);
 	finish(m);
 	ck_assert_int_eq(ngot, 1);
-	ck_assert_int_eq(got[0].sleep_length_ns, TRACE_NO_TIMER);
+	ck_assert_int_eq(got[0].sleep_length_ns, 8000010 - 1000000);
+	ck_assert(!(got[0].flags & IP_SLEEP_EXACT));
+	ck_assert_int_eq(model_get_stats(m)->hold_bounded, 1);
+	model_free(m);
+
+	/* 0x3000 stays armed: known, the one timer of A */
+	m = mk(true);
+	e[1] = idle(1000000, 0, 1);
+	e[2] = idle(2000000, 0, EV_IDLE_EXIT);
+	e[3] = ev(EV_TIMER_CANCEL, 8000000, 0);
+	e[3].timer.timer = 0x3000;
+	e[4] = ev(EV_TIMER_EXPIRE_ENTRY, 8000010, 0);
+	e[4].timer.timer = 0x3000;
+	e[4].timer.now = 102;
+	e[4].timer.has_now = true;
+	feed(m, e, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
 	ck_assert_int_eq(model_get_stats(m)->hold_bounded, 0);
+	ck_assert_int_eq(model_get_stats(m)->hold_lowered, 0);
 	model_free(m);
 }
 END_TEST

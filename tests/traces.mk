@@ -23,7 +23,12 @@ tests_check_model_clock_SOURCES = tests/check_model_clock.c \
 	tests/model-events.h
 tests_check_model_clock_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_clock_LDADD = $(UNIT_LIBS)
-TESTS += tests/check_model tests/check_model_clock tests/import-cli.sh tests/record-root.sh
+check_PROGRAMS += tests/check_model_irq
+tests_check_model_irq_SOURCES = tests/check_model_irq.c tests/model-events.h
+tests_check_model_irq_CFLAGS = $(UNIT_CFLAGS)
+tests_check_model_irq_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_model tests/check_model_clock tests/check_model_irq \
+	tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 
 # The text reader in chunks on two threads reads as one sequential read.

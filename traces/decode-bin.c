@@ -34,6 +34,9 @@ static const struct {
 	  { "timer", "function", "now" } },
 	{ "timer", "tick_stop", EV_TICK_STOP, { "success" } },
 	{ "irq", "irq_handler_entry", EV_IRQ_HANDLER_ENTRY, { "irq" } },
+	{ "irq", "irq_handler_exit", EV_IRQ_HANDLER_EXIT, { "irq" } },
+	{ "irq", "softirq_entry", EV_SOFTIRQ_ENTRY, { "vec" } },
+	{ "irq", "softirq_exit", EV_SOFTIRQ_EXIT, { "vec" } },
 	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu" } },
 	{ "ipi", "ipi_send_cpumask", EV_IPI_SEND_CPUMASK, { "cpumask" } },
 	{ "sched", "sched_wakeup", EV_SCHED_WAKEUP, { "target_cpu" } },
@@ -216,7 +219,8 @@ static uint8_t bin_ctx(int kflags, int pid)
 		return task;
 	return (uint8_t)(task | EV_CTX_KNOWN |
 		(kflags & EV_KFLAG_NEED_RESCHED ? EV_CTX_RESCHED : 0) |
-		(kflags & EV_KFLAG_HARDIRQ ? EV_CTX_HARDIRQ : 0));
+		(kflags & EV_KFLAG_HARDIRQ ? EV_CTX_HARDIRQ : 0) |
+		(kflags & EV_KFLAG_SOFTIRQ ? EV_CTX_SOFTIRQ : 0));
 }
 
 int bin_decode(struct bin_decoder *d, const struct tep_record *r,
@@ -272,6 +276,9 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 		e.tick_stop.success = (int32_t)snum(f->f[0], r);
 		break;
 	case EV_IRQ_HANDLER_ENTRY:
+	case EV_IRQ_HANDLER_EXIT:
+	case EV_SOFTIRQ_ENTRY:
+	case EV_SOFTIRQ_EXIT:
 		e.irq.irq = (int32_t)snum(f->f[0], r);
 		break;
 	case EV_IPI_SEND_CPU:

@@ -31,6 +31,9 @@ enum ev_type {
 	EV_PM_QOS_UPDATE,		/* power:pm_qos_update_target */
 	EV_PM_QOS_REQUEST,		/* power:pm_qos_{add,update,remove}_request */
 	EV_DEV_QOS_REQUEST,		/* power:dev_pm_qos_{add,update,remove}_request */
+	EV_IRQ_HANDLER_EXIT,		/* irq:irq_handler_exit */
+	EV_SOFTIRQ_ENTRY,		/* irq:softirq_entry */
+	EV_SOFTIRQ_EXIT,		/* irq:softirq_exit */
 	EV_LOST,			/* the reader saw lost events */
 	EV_TYPE_COUNT
 };
@@ -66,6 +69,7 @@ int32_t ev_cpu_device(const char *name, size_t n);
 #define EV_CTX_KNOWN		0x01	/* the flags below are valid */
 #define EV_CTX_RESCHED		0x02	/* TIF_NEED_RESCHED was set */
 #define EV_CTX_HARDIRQ		0x04	/* in a hard interrupt handler */
+#define EV_CTX_SOFTIRQ		0x20	/* in softirq processing */
 /* From the task column (common_pid), independently of the flags: */
 #define EV_CTX_TASK_KNOWN	0x08	/* the bit below is valid */
 #define EV_CTX_IDLE_TASK	0x10	/* in a CPU's idle task (pid 0) */
@@ -81,6 +85,7 @@ int32_t ev_cpu_device(const char *name, size_t n);
 /* Kernel common_flags bits (kernel/trace/trace.h, stable since 2.6). */
 #define EV_KFLAG_NEED_RESCHED	0x04
 #define EV_KFLAG_HARDIRQ	0x08
+#define EV_KFLAG_SOFTIRQ	0x10
 
 struct raw_event {
 	uint64_t	ts;		/* ns of the trace clock */
@@ -114,7 +119,7 @@ struct raw_event {
 			int32_t success;
 		} tick_stop;
 		struct {
-			int32_t irq;
+			int32_t irq;		/* softirqs: the vector */
 		} irq;
 		struct {
 			uint32_t target;	/* IPI target CPU */

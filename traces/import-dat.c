@@ -161,6 +161,7 @@ static int scan_dat(struct tracecmd_input *h, const char *path,
 	if (r)
 		return -1;
 	s->hz = hz_est_result(&c.hz);
+	s->tmigr = c.hz.tmigr_seen;
 	s->nr_cpus = c.max_cpu;
 	for (i = 0; i < s->nr_buffers; i++) {
 		if (instance && !strcmp(s->buf[i].name, instance))

@@ -354,6 +354,7 @@ static void scan_result(const struct scan_part *p, struct import_scan *s)
 	s->nr_buffers = p->nr_buffers;
 	if (!s->hz)
 		s->hz = hz_est_result(&p->hz);
+	s->tmigr = p->hz.tmigr_seen;
 	if (!s->nr_cpus)
 		s->nr_cpus = p->max_cpu;
 }

@@ -210,6 +210,7 @@ static int ready(void *ctx, const struct import_scan *sc,
 	mo.clock_is_mono = !strcmp(meta.clock, "mono");
 	mo.emit_from_ns = sc->complete_from;
 	mo.dev_qos_us = sc->dev_qos_set ? sc->dev_qos_us : NULL;
+	mo.tmigr = sc->tmigr || kernel_migrates_timers(sc->kernel);
 	j->w = trace_writer_create(o->out, &meta, err);
 	if (!j->w)
 		return -1;

@@ -26,6 +26,7 @@ struct import_scan {
 	uint32_t	nr_cpus;	/* "cpus=N" or highest CPU + 1 */
 	char		clock[32];	/* trace clock if the file says */
 	char		kernel[128];	/* uname -r if the file says */
+	bool		tmigr;		/* idle CPUs' timers migrate (6.9+) */
 	/* the CPU latency QoS at the start, if the file says (record
 	 * --raw); else the first pm_qos_update_target tells it */
 	bool		latency_set;

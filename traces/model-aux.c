@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -41,6 +42,8 @@ const char *ev_system(uint16_t type)
 		[EV_IPI_SEND_CPUMASK] = "ipi",	[EV_SCHED_WAKEUP] = "sched",
 		[EV_SCHED_SWITCH] = "sched",	[EV_PM_QOS_UPDATE] = "power",
 		[EV_PM_QOS_REQUEST] = "power",	[EV_DEV_QOS_REQUEST] = "power",
+		[EV_IRQ_HANDLER_EXIT] = "irq",	[EV_SOFTIRQ_ENTRY] = "irq",
+		[EV_SOFTIRQ_EXIT] = "irq",
 	};
 
 	return type < EV_TYPE_COUNT ? sys[type] : NULL;
@@ -158,6 +161,76 @@ void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 
 /* ------------------------------------------------------------ HZ */
 
+bool kernel_migrates_timers(const char *release)
+{
+	unsigned int major, minor;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 9);
+}
+
+bool tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
+			  bool pinned)
+{
+	return e->type == EV_TIMER_EXPIRE_ENTRY && !pinned &&
+	       armed_cpu != e->cpu;
+}
+
+/*
+ * Unpinned wheel timers, direct-mapped by pointer: a collision only
+ * forgets one, and migration shows again.  A run empties its slot, so
+ * that in a part of the file only the first event of a slot can meet
+ * what the parts before armed (tmigr_merge()).
+ */
+static void tmigr_feed(struct hz_est *h, const struct raw_event *e)
+{
+	uint32_t slot = (uint32_t)(e->timer.timer >> 4) % TMIGR_SLOTS;
+	uint32_t cpu = e->timer.flags & EV_TIMER_CPUMASK;
+	__typeof__(h->armed[0]) *a = &h->armed[slot];
+
+	if (e->type == EV_TIMER_START) {
+		if (e->timer.flags & EV_TIMER_PINNED)
+			return;
+		a->ptr = e->timer.timer;
+		a->cpu = (cpu < TRACE_MAX_CPUS ? cpu : e->cpu) + 1;
+	} else if (!a->touched) {
+		a->first_ptr = e->timer.timer;
+		a->first_cpu = e->cpu + 1;
+	} else {
+		if (a->cpu && a->ptr == e->timer.timer &&
+		    tmigr_runs_elsewhere(e, a->cpu - 1, false))
+			h->tmigr_seen = true;
+		a->cpu = 0;
+	}
+	a->touched = true;
+}
+
+/* @b, fed the events after @a's: its first runs meet what @a armed. */
+static void tmigr_merge(struct hz_est *a, const struct hz_est *b)
+{
+	struct raw_event e = { .type = EV_TIMER_EXPIRE_ENTRY };
+	uint32_t i;
+
+	for (i = 0; i < TMIGR_SLOTS; i++) {
+		__typeof__(a->armed[0]) *x = &a->armed[i];
+		const __typeof__(b->armed[0]) *y = &b->armed[i];
+
+		if (!y->touched)
+			continue;
+		if (!x->touched) {
+			*x = *y;
+			continue;
+		}
+		e.cpu = y->first_cpu - 1;
+		if (y->first_cpu && x->cpu && x->ptr == y->first_ptr &&
+		    tmigr_runs_elsewhere(&e, x->cpu - 1, false))
+			a->tmigr_seen = true;
+		x->ptr = y->ptr;
+		x->cpu = y->cpu;
+	}
+}
+
 void hz_est_init(struct hz_est *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -178,6 +251,8 @@ void hz_est_feed(struct hz_est *h, const struct raw_event *e)
 		h->j1 = e->timer.now;
 		h->j1_ts = e->ts;
 	}
+	if (e->type == EV_TIMER_START || e->type == EV_TIMER_EXPIRE_ENTRY)
+		tmigr_feed(h, e);
 	/* A running tick re-arms itself one period after its last expiry. */
 	if (e->type == EV_HRTIMER_START && e->timer.is_tick && e->cpu < 8) {
 		int64_t *last = &h->tick_last[e->cpu];
@@ -198,6 +273,8 @@ void hz_est_merge(struct hz_est *a, const struct hz_est *b)
 	int64_t gap;
 	int c;
 
+	a->tmigr_seen |= b->tmigr_seen;
+	tmigr_merge(a, b);
 	if (b->have_j) {
 		if (!a->have_j) {
 			a->j0 = b->j0;

@@ -156,13 +156,34 @@ static int queue(struct model *m, struct cpu_state *c,
 }
 
 /*
- * A timer armed before the capture fired on @c at @fire: every held
- * period that ended before had it pending, so its sleep length is at
- * most the time to @fire (an estimate: the timer's own expiry is a
- * little earlier, and timers cancelled unseen could have been earlier).
+ * A wheel timer due within a jiffy of the select keeps the tick, and
+ * the kernel returns the time to the next programmed event (as in
+ * model_close_period()): for a held period, whose timers are not kept,
+ * the earlier of the tick and its sleep length so far.
+ */
+static bool wheel_keeps_tick(struct model *m, struct held *x, int64_t jiffy)
+{
+	int64_t d = x->p.delta_tick_ns;
+
+	if (jiffy == NONE || !m->jif.valid || d == NONE ||
+	    (x->p.flags & IP_TICK_STOPPED) ||
+	    jiffy - jiffy_at(m, (uint64_t)x->sel, clock_off_at(m, x->sel)) > 1)
+		return false;
+	if (d < x->p.sleep_length_ns)
+		x->p.sleep_length_ns = d;
+	x->p.flags &= (uint8_t)~IP_SLEEP_EXACT;
+	return true;
+}
+
+/*
+ * A timer armed before the capture fired on @c at @fire (a wheel timer:
+ * due at jiffy @jiffy, else NONE): every held period that ended before
+ * had it pending, so its sleep length is at most the time to @fire (an
+ * estimate: the timer's own expiry is a little earlier, and timers
+ * cancelled unseen could have been earlier).
  */
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
-		      uint64_t now, struct idl_err *err)
+		     int64_t jiffy, uint64_t now, struct idl_err *err)
 {
 	struct hold *h = c->hold;
 	struct held *x;
@@ -173,7 +194,9 @@ int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 		if (x->final <= (uint64_t)fire ||
 		    (int64_t)x->p.exit_ns > fire)
 			continue;
-		if (fire - x->sel < x->p.sleep_length_ns) {
+		if (wheel_keeps_tick(m, x, jiffy)) {
+			m->st.hold_lowered++;
+		} else if (fire - x->sel < x->p.sleep_length_ns) {
 			if (x->p.sleep_length_ns == NONE)
 				m->st.hold_bounded++;
 			else

@@ -23,6 +23,15 @@
 enum phase { PH_UNKNOWN, PH_TASK, PH_LOOP, PH_IDLE };
 
 /*
+ * After an exit: the interrupts pending then are taken as cpuidle
+ * re-enables interrupts, before the governor's reflect, up to the first
+ * event in task context.  Whether the first of them was a traced IRQ
+ * tells architectures whose every interrupt, the timer's too, is one
+ * (arm64) from those whose timer and IPIs are not (x86).
+ */
+enum chain { CH_NONE, CH_OPEN, CH_IRQ, CH_OTHER };
+
+/*
  * Timers armed before the capture are unknown until they fire.  So each
  * period waits here (per CPU, in order) until the trace has passed the
  * earliest timer known at its entry: if a timer armed before the capture
@@ -105,6 +114,7 @@ struct timer_node {
 	uint32_t	cpu;
 	uint8_t		kind;
 	bool		deferrable;
+	bool		pinned;		/* wheel: TIMER_PINNED, never migrated */
 	int32_t		hnext;		/* hash chain / free list */
 	int32_t		prev, next;	/* per-CPU list */
 };
@@ -156,12 +166,18 @@ struct cpu_state {
 	/* the kernel's "now" (ts->idle_entrytime): the last event of this
 	 * CPU before select, and its value for the current period */
 	uint64_t	now_ts;
+	bool		now_switch;	/* now_ts: the switch to idle */
 	int64_t		sel_ts;
 	bool		sel_moved;	/* by sel_before_pending() */
 	bool		in_tick_handler;	/* tick expired, not re-armed */
+	/* the interrupts taken at the exit, before reflect: enum chain */
+	uint8_t		chain;
+	uint64_t	irq_ts;		/* the IRQ entered last, 0 once left */
 	bool		tick_latch;	/* got_idle_tick set for the next period */
 	uint64_t	wheel_detached;	/* key of the last wheel timer
 					 * cancelled here (it may run next) */
+	uint32_t	detached_cpu;	/* whose it was */
+	bool		detached_pinned;
 	struct hold	*hold;		/* periods awaiting a timer bound */
 };
 
@@ -177,6 +193,7 @@ struct model {
 		uint64_t	key;
 	}			sleeper[SLEEPER_SLOTS];
 	int64_t			tick_ns;	/* 0 while HZ unknown */
+	bool			tmigr;		/* idle CPUs' timers migrate */
 	int32_t			qos_us;		/* CPU latency QoS, -1 unknown */
 	bool			qos_req_seen;	/* pm_qos_*_request traced */
 	struct off_track	off;	/* trace clock - CLOCK_MONOTONIC */
@@ -244,7 +261,7 @@ bool model_poll_end_later(const struct model *m, const struct cpu_state *c);
 int model_sweep_deadlines(struct model *m, uint64_t now,
 			  struct idl_err *err);
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
-		     uint64_t now, struct idl_err *err);
+		     int64_t jiffy, uint64_t now, struct idl_err *err);
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		  struct idl_err *err);
 

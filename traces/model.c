@@ -36,6 +36,7 @@ struct model *model_create(const struct model_opts *o, model_emit_fn emit,
 		return NULL;
 	}
 	m->o = *o;
+	m->tmigr = m->st.tmigr = o->tmigr;
 	if (!m->o.wake_window_ns)
 		m->o.wake_window_ns = MODEL_WAKE_WINDOW_NS;
 	m->emit = emit;
@@ -146,7 +147,7 @@ static void timer_remove(struct model *m, uint64_t key)
 }
 
 static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
-		      uint32_t cpu, int64_t exp, bool deferrable)
+		      uint32_t cpu, int64_t exp, uint32_t flags)
 {
 	uint64_t key = timer_key(kind, ptr);
 	int32_t i = timer_find(m, key);
@@ -168,7 +169,8 @@ static void timer_set(struct model *m, uint8_t kind, uint64_t ptr,
 	}
 	m->nodes[i].kind = kind;
 	m->nodes[i].exp = exp;
-	m->nodes[i].deferrable = deferrable;
+	m->nodes[i].deferrable = flags & EV_TIMER_DEFERRABLE;
+	m->nodes[i].pinned = flags & EV_TIMER_PINNED;
 	list_add(m, i, cpu);
 }
 
@@ -212,13 +214,71 @@ static void loop_ends(struct cpu_state *c)
 	c->tick_sel = c->tick;
 }
 
+/* A wheel timer of another CPU that the timer migration hierarchy
+ * holds while that CPU idles: unpinned, not deferrable. */
+static bool global_timer(const struct timer_node *n)
+{
+	return n->kind == TK_WHEEL && !n->deferrable && !n->pinned;
+}
+
+/*
+ * Is @c the one CPU the timer migration hierarchy still counts active?
+ * A CPU leaves it when it stops its tick in idle (its timer base goes
+ * idle) and comes back when the tick restarts.  CPUs not seen yet count
+ * as active.
+ */
+static bool last_active(const struct model *m, const struct cpu_state *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->st.max_cpu; i++) {
+		const struct cpu_state *o = &m->cpus[i];
+
+		if (o != c && (!o->seen_idle || o->phase == PH_TASK ||
+			       !o->tick_stopped))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The wheel's next event for @c's select under timer migration (6.9+,
+ * the kernel's fetch_next_timer_interrupt() and timer_use_tmigr()):
+ * its earliest timer if that is due within a jiffy; else its pinned
+ * timers, and the unpinned ones of every idle CPU (its own among them)
+ * only when it is the last active CPU, which must wake for them.
+ */
+static int64_t tmigr_wheel_min(struct model *m, struct cpu_state *c,
+			       int64_t local, int64_t global, int64_t off)
+{
+	int64_t first = min64(local, global);
+	int32_t i;
+	uint32_t k;
+
+	if (first != NONE && m->jif.valid &&
+	    first - jiffy_at(m, (uint64_t)c->sel_ts, off) <= 1)
+		return first;
+	if (!last_active(m, c))
+		return local;
+	m->st.tmigr_last++;
+	for (k = 0; k < m->st.max_cpu; k++) {
+		if (&m->cpus[k] == c)
+			continue;
+		for (i = m->cpus[k].timers; i != NIL; i = m->nodes[i].next)
+			if (global_timer(&m->nodes[i]) &&
+			    m->nodes[i].exp < global &&
+			    !stale(m, &m->nodes[i], c->sel_ts, off))
+				global = m->nodes[i].exp;
+	}
+	return min64(local, global);
+}
+
 static void snapshot_inputs(struct model *m, struct cpu_state *c)
 {
-	int64_t off = clock_off_at(m, c->sel_ts);
+	int64_t off = clock_off_at(m, c->sel_ts), local = NONE, global = NONE;
 	int32_t i, next;
 
 	c->hr_min = NONE;
-	c->wheel_min = NONE;
 	for (i = c->timers; i != NIL; i = next) {
 		const struct timer_node *n = &m->nodes[i];
 
@@ -230,10 +290,14 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 		}
 		if (n->kind == TK_HR && n->exp < c->hr_min)
 			c->hr_min = n->exp;
+		else if (m->tmigr && global_timer(n) && n->exp < global)
+			global = n->exp;
 		else if (n->kind == TK_WHEEL && !n->deferrable &&
-			 n->exp < c->wheel_min)
-			c->wheel_min = n->exp;
+			 n->exp < local)
+			local = n->exp;
 	}
+	c->wheel_min = m->tmigr ? tmigr_wheel_min(m, c, local, global, off) :
+		       local;
 	c->tick_at_sel = c->tick_sel;
 	c->tick_sel = c->tick;
 	c->stopped_at_sel = c->stop_snap;
@@ -283,7 +347,8 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		c->entry_ns = e->ts;
 		c->sel_ts = (int64_t)e->ts;
 		c->sel_moved = false;
-		if (c->now_ts && c->now_ts + SEL_MAX_NS >= e->ts)
+		if (c->now_ts && (c->now_ts + SEL_MAX_NS >= e->ts ||
+				  c->now_switch))
 			c->sel_ts = (int64_t)c->now_ts;
 		c->state = e->idle.state > INT16_MAX ? TRACE_STATE_UNKNOWN :
 			   (int16_t)e->idle.state;
@@ -311,6 +376,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	c->exit_ns = e->ts;
 	c->exit_ctx = e->ctx;
 	c->closing = true;
+	c->chain = (e->ctx & EV_CTX_KNOWN) ? CH_OPEN : CH_NONE;
 	/* need_resched at the exit: the idle loop ends, the tick restarts */
 	if (e->ctx & EV_CTX_RESCHED)
 		loop_ends(c);
@@ -336,6 +402,17 @@ static bool in_task(const struct raw_event *e)
 	       EV_CTX_TASK_KNOWN;
 }
 
+/*
+ * The cause so far is the IRQ whose handler now runs a timer: a timer
+ * interrupt traced as an IRQ (arm64's arch_timer, riscv's), whose
+ * hrtimers expire right after its irq_handler_entry.
+ */
+static bool timer_of_cause_irq(const struct cpu_state *c, uint8_t what)
+{
+	return (what == WAKE_TICK || what == WAKE_HRTIMER) &&
+	       c->c.what == WAKE_IRQ && c->irq_ts && c->irq_ts == c->c.ts;
+}
+
 static void local_cause(struct model *m, struct cpu_state *c,
 			const struct raw_event *e, uint8_t what,
 			uint32_t detail, bool known)
@@ -345,9 +422,11 @@ static void local_cause(struct model *m, struct cpu_state *c,
 	if (c->phase != PH_IDLE && !c->c.after_exit_ts)
 		c->c.after_exit_ts = e->ts;
 	/* The tick handler runs the expired timers of a stopped tick:
-	 * the timer it ran is the real cause. */
+	 * the timer it ran is the real cause.  And a timer run by the IRQ
+	 * that came first is: that IRQ was the timer's interrupt. */
 	if (c->c.ts && !(c->c.what == WAKE_TICK && c->stopped_now &&
-			 what != WAKE_TICK && what != WAKE_IRQ))
+			 what != WAKE_TICK && what != WAKE_IRQ) &&
+	    !timer_of_cause_irq(c, what))
 		return;
 	if (!c->c.ts)
 		c->c.ts = e->ts;
@@ -368,14 +447,27 @@ static int64_t unknown_fire(const struct model *m, const struct raw_event *e)
 }
 
 /*
+ * A tick among the interrupts taken at the exit of a period that nothing
+ * woke inside (the driver entered with interrupts off): it was pending
+ * at the exit and ran before reflect.  Where IPIs are not traced as IRQs
+ * (x86), a period an IPI or wakeup reached was woken by that; a tick
+ * after it came later.
+ */
+static bool in_wake_chain(const struct cpu_state *c)
+{
+	return c->chain != CH_NONE && !c->c.in_period &&
+	       (c->chain == CH_IRQ || !(c->c.ipi_ts || c->c.wake_ts));
+}
+
+/*
  * The tick handler sets the kernel's got_idle_tick whenever it runs in
  * the idle loop, and the next reflect reads and clears it.  So a tick
  * inside a period, or taken as the wake interrupt right after the exit
- * (drivers that enter with interrupts off: within TICK_WAKE_NS, before
- * reflect), is that period's, and may be its cause (true); one later in
- * the idle task is the next period's; one in a task is nobody's.
- * Without the task column a tick in the window after the exit counts
- * for the period.
+ * (drivers that enter with interrupts off: in_wake_chain(), or within
+ * TICK_WAKE_NS when nothing else was seen, before reflect), is that
+ * period's, and may be its cause (true); one later in the idle task is
+ * the next period's; one in a task is nobody's.  Without the task column
+ * a tick in the window after the exit counts for the period.
  */
 static bool tick_seen(struct model *m, struct cpu_state *c,
 		      const struct raw_event *e)
@@ -389,8 +481,9 @@ static bool tick_seen(struct model *m, struct cpu_state *c,
 	else if (!(e->ctx & EV_CTX_IDLE_TASK))
 		return false;
 	else
-		mine = c->closing && first &&
-		       e->ts <= c->exit_ns + TICK_WAKE_NS;
+		mine = c->closing &&
+		       ((first && e->ts <= c->exit_ns + TICK_WAKE_NS) ||
+			in_wake_chain(c));
 	if (mine)
 		c->c.got_tick = true;
 	else if (e->ctx & EV_CTX_IDLE_TASK)
@@ -474,7 +567,7 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 				timer_remove(m, key);
 			} else {
 				timer_set(m, TK_HR, e->timer.timer, e->cpu,
-					  e->timer.expires, false);
+					  e->timer.expires, 0);
 			}
 		}
 		break;
@@ -502,8 +595,8 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 		timer_remove(m, key);
 		local_cause(m, c, e, WAKE_HRTIMER, e->timer.fn, known);
 		if (!known)
-			return model_bound_held(m, c, unknown_fire(m, e), e->ts,
-					  err);
+			return model_bound_held(m, c, unknown_fire(m, e),
+						NONE, e->ts, err);
 	}
 	return 0;
 }
@@ -515,6 +608,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 	uint64_t key = timer_key(TK_WHEEL, e->timer.timer);
 	uint32_t tcpu;
 	int64_t fire;
+	int32_t n;
 	bool known;
 
 	if (e->timer.has_now)
@@ -526,16 +620,30 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 			tcpu = e->cpu;
 		timer_set(m, TK_WHEEL, e->timer.timer, tcpu,
 			  e->timer.has_bucket ? (int64_t)e->timer.bucket_expiry :
-			  e->timer.expires,
-			  e->timer.flags & EV_TIMER_DEFERRABLE);
+			  e->timer.expires, e->timer.flags);
 		break;
 	case EV_TIMER_CANCEL:
+		/* known only if it was pending: a timer armed before the
+		 * capture is detached too before it runs */
+		n = timer_find(m, key);
+		c->wheel_detached = n != NIL ? key : 0;
+		if (n != NIL) {
+			c->detached_cpu = m->nodes[n].cpu;
+			c->detached_pinned = m->nodes[n].pinned;
+		}
 		timer_remove(m, key);
-		c->wheel_detached = key;
 		break;
 	default:
 		/* the wheel detaches a timer (timer_cancel) before running it */
-		known = timer_find(m, key) != NIL || c->wheel_detached == key;
+		n = timer_find(m, key);
+		known = n != NIL || c->wheel_detached == key;
+		if (n != NIL) {
+			c->detached_cpu = m->nodes[n].cpu;
+			c->detached_pinned = m->nodes[n].pinned;
+		}
+		if (known && tmigr_runs_elsewhere(e, c->detached_cpu,
+						  c->detached_pinned))
+			m->tmigr = m->st.tmigr = true;
 		c->wheel_detached = 0;
 		timer_remove(m, key);
 		local_cause(m, c, e, WAKE_TIMER, e->timer.fn, known);
@@ -547,7 +655,9 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 				  clock_off_at(m, (int64_t)e->ts)) : NONE;
 		if (fire == NONE || fire > (int64_t)e->ts)
 			fire = (int64_t)e->ts;
-		return model_bound_held(m, c, fire, e->ts, err);
+		return model_bound_held(m, c, fire, e->timer.has_now ?
+					(int64_t)e->timer.now : NONE,
+					e->ts, err);
 	}
 	return 0;
 }
@@ -623,6 +733,33 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 }
 
 /*
+ * Follow the interrupts taken at an exit (enum chain) and the IRQ being
+ * handled (irq_ts: the timers that expire next run inside it).  The
+ * chain ends at the first event in task context.  It needs the context
+ * flags: without them an interrupt after the exit cannot be told from
+ * one after reflect, and only the time rule of tick_seen() is left.
+ */
+static void follow_irqs(struct cpu_state *c, const struct raw_event *e)
+{
+	bool hr = e->type == EV_HRTIMER_EXPIRE_ENTRY ||
+		  ((e->type == EV_HRTIMER_START ||
+		    e->type == EV_HRTIMER_CANCEL) &&
+		   (e->ctx & (EV_CTX_KNOWN | EV_CTX_HARDIRQ)) != EV_CTX_KNOWN);
+
+	if (e->type == EV_IRQ_HANDLER_ENTRY)
+		c->irq_ts = e->ts;
+	else if (!hr)
+		c->irq_ts = 0;
+	if (c->chain == CH_NONE)
+		return;
+	if (!(e->ctx & EV_CTX_KNOWN) ||
+	    !(e->ctx & (EV_CTX_HARDIRQ | EV_CTX_SOFTIRQ)))
+		c->chain = CH_NONE;
+	else if (c->chain == CH_OPEN)
+		c->chain = e->type == EV_IRQ_HANDLER_ENTRY ? CH_IRQ : CH_OTHER;
+}
+
+/*
  * Does @e on its CPU come before the next select (so that the kernel's
  * "now" is at or after it)?  Not the idle entry, and not the tick's stop
  * sequence that runs between select and the entry: tick_stop and the
@@ -688,10 +825,13 @@ int model_feed(struct model *m, const struct raw_event *e,
 		return -1;
 	if (c->hold && model_release(m, c, e->ts, err))
 		return -1;
-	if (before_select(c, e))
+	if (before_select(c, e)) {
 		c->now_ts = e->ts;
+		c->now_switch = e->type == EV_SCHED_SWITCH && !e->sw.next_pid;
+	}
 	if (e->type != EV_HRTIMER_START && e->type != EV_HRTIMER_EXPIRE_ENTRY)
 		c->in_tick_handler = false;
+	follow_irqs(c, e);
 
 	switch (e->type) {
 	case EV_CPU_IDLE:

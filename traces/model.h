@@ -37,6 +37,9 @@ struct model_opts {
 	/* each CPU's resume-latency QoS in us at the start (-1 none), or
 	 * NULL: none known (TRACE_MAX_CPUS entries) */
 	const int32_t	*dev_qos_us;
+	/* the kernel migrates idle CPUs' timers (6.9+, tmigr_runs_elsewhere()):
+	 * else the model turns it on when the events show it */
+	bool		tmigr;
 };
 
 struct model_stats {
@@ -70,6 +73,8 @@ struct model_stats {
 	uint64_t	sleep_exact;		/* periods with IP_SLEEP_EXACT */
 	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
 	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */
+	bool		tmigr;			/* timer migration's rules */
+	uint64_t	tmigr_last;		/* selects as the last active CPU */
 	uint64_t	wake[WAKE_CAUSE_COUNT];
 	uint64_t	first_ts, last_ts;
 	uint32_t	max_cpu;		/* highest CPU seen + 1 */
@@ -105,7 +110,11 @@ void model_free(struct model *m);
 void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 		     struct model_opts *mo);
 
-/* HZ from the events: tick-timer spacing or jiffies against time. */
+/* Wheel timers remembered by the scan, to see one run elsewhere. */
+#define TMIGR_SLOTS	256
+
+/* HZ from the events: tick-timer spacing or jiffies against time; and
+ * whether the kernel migrates idle CPUs' timers (tmigr_seen). */
 struct hz_est {
 	uint64_t	j0_ts, j1_ts;	/* first/last jiffies observation */
 	uint64_t	j0, j1;
@@ -114,6 +123,15 @@ struct hz_est {
 	int64_t		tick_first[8];	/* first ..., for hz_est_merge() */
 	uint8_t		tick_seen;	/* CPUs with a tick expiry */
 	int64_t		tick_min_gap;
+	/* unpinned timers by pointer, direct-mapped; for hz_est_merge(),
+	 * also the first run in a slot this part saw before any arming
+	 * (a lookup that reached the parts before it) */
+	struct {
+		uint64_t	ptr, first_ptr;
+		uint32_t	cpu, first_cpu;	/* + 1; 0: none */
+		bool		touched;
+	}		armed[TMIGR_SLOTS];
+	bool		tmigr_seen;
 };
 void hz_est_init(struct hz_est *h);
 void hz_est_feed(struct hz_est *h, const struct raw_event *e);
@@ -122,6 +140,17 @@ void hz_est_feed(struct hz_est *h, const struct raw_event *e);
 void hz_est_merge(struct hz_est *a, const struct hz_est *b);
 /* A standard HZ (100, 250, 300, 1000, ...) or 0 if unknown. */
 uint32_t hz_est_result(const struct hz_est *h);
+/*
+ * Timer migration (Linux 6.9 on): a CPU whose tick is stopped in idle
+ * leaves its unpinned ("global") wheel timers to the last CPU still
+ * active, which runs them.  A global timer armed for one CPU and run
+ * by another shows it.
+ */
+bool tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
+			  bool pinned);
+/* Does the kernel of release @release ("6.12.118+deb12-arm64") migrate
+ * timers?  False when unknown. */
+bool kernel_migrates_timers(const char *release);
 
 /*
  * Reordering window: readers push events in input order, the sorter hands

@@ -44,6 +44,8 @@ static const char *const rec_events[][2] = {
 	{ "timer", "hrtimer_expire_entry" }, { "timer", "timer_start" },
 	{ "timer", "timer_cancel" }, { "timer", "timer_expire_entry" },
 	{ "timer", "tick_stop" }, { "irq", "irq_handler_entry" },
+	{ "irq", "irq_handler_exit" }, { "irq", "softirq_entry" },
+	{ "irq", "softirq_exit" },
 	{ "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
 	{ "sched", "sched_wakeup" }, { "sched", "sched_switch" },
 	{ "power", "pm_qos_update_target" },
@@ -189,8 +191,9 @@ static void flags_column(struct rec *r, struct tep_record *rec, char *col)
 
 	col[0] = kf & 0x01 ? 'd' : '.';
 	col[1] = kf & EV_KFLAG_NEED_RESCHED ? 'N' : '.';
-	col[2] = (kf & EV_KFLAG_HARDIRQ) && (kf & 0x10) ? 'H' :
-		 kf & EV_KFLAG_HARDIRQ ? 'h' : kf & 0x10 ? 's' : '.';
+	col[2] = (kf & EV_KFLAG_HARDIRQ) && (kf & EV_KFLAG_SOFTIRQ) ? 'H' :
+		 kf & EV_KFLAG_HARDIRQ ? 'h' :
+		 kf & EV_KFLAG_SOFTIRQ ? 's' : '.';
 	col[3] = depth > 0 && depth < 10 ? (char)('0' + depth) : '.';
 	col[4] = '.';
 	col[5] = '\0';
@@ -718,6 +721,7 @@ static int record_run(struct rec *r, struct idl_err *err)
 	live_tunables(&meta);
 	mo.hz = meta.hz;
 	mo.clock_is_mono = true;
+	mo.tmigr = kernel_migrates_timers(meta.kernel);
 	for (cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
 		r->dev_qos_us[cpu] = cpu < r->nr_cpus ?
 			idl_cpu_resume_latency_us(CSTATE_SYSFS_ROOT, cpu) : -1;

@@ -269,7 +269,7 @@ static bool fast_timer(struct text_fast *f, const char *s,
 	return true;
 }
 
-/* A small number (irq=, success=, cpu=) first in the fields. */
+/* A small number (irq=, vec=, success=, cpu=) first in the fields. */
 static bool leading_num(const char *s, const char *key, size_t klen,
 			uint64_t *v)
 {
@@ -318,7 +318,14 @@ static bool fast_decode(struct text_fast *f, const char *s,
 		e->tick_stop.success = (int32_t)v;
 		return true;
 	case EV_IRQ_HANDLER_ENTRY:
+	case EV_IRQ_HANDLER_EXIT:
 		if (!leading_num(s, "irq=", 4, &v))
+			return false;
+		e->irq.irq = (int32_t)v;
+		return true;
+	case EV_SOFTIRQ_ENTRY:
+	case EV_SOFTIRQ_EXIT:
+		if (!leading_num(s, "vec=", 4, &v))
 			return false;
 		e->irq.irq = (int32_t)v;
 		return true;

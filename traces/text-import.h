@@ -52,6 +52,7 @@ uint16_t text_event_by_name(const char *name, size_t len)
 		NAME_IS("timer_start", EV_TIMER_START);
 		break;
 	case 12:
+		NAME_IS("softirq_exit", EV_SOFTIRQ_EXIT);
 		NAME_IS("sched_wakeup", EV_SCHED_WAKEUP);
 		NAME_IS("ipi_send_cpu", EV_IPI_SEND_CPU);
 		NAME_IS("sched_switch", EV_SCHED_SWITCH);
@@ -60,12 +61,14 @@ uint16_t text_event_by_name(const char *name, size_t len)
 	case 13:
 		NAME_IS("hrtimer_start", EV_HRTIMER_START);
 		NAME_IS("cpu_idle_miss", EV_CPU_IDLE_MISS);
+		NAME_IS("softirq_entry", EV_SOFTIRQ_ENTRY);
 		break;
 	case 14:
 		NAME_IS("hrtimer_cancel", EV_HRTIMER_CANCEL);
 		break;
 	case 16:
 		NAME_IS("ipi_send_cpumask", EV_IPI_SEND_CPUMASK);
+		NAME_IS("irq_handler_exit", EV_IRQ_HANDLER_EXIT);
 		break;
 	case 17:
 		NAME_IS("irq_handler_entry", EV_IRQ_HANDLER_ENTRY);
@@ -119,7 +122,8 @@ static const uint8_t text_flag_cols[256] = {
  * The context flags (EV_CTX_*) of ftrace's irq-info column, 0 if @t (@n
  * bytes, no NUL) is none: irqs-off, need-resched, hardirq/softirq,
  * preempt depth[, migrate-disable].  Any need-resched letter but 'p'
- * (preempt count only) means TIF_NEED_RESCHED; 'h' and 'H' a hard irq.
+ * (preempt count only) means TIF_NEED_RESCHED; 'h' and 'H' a hard irq,
+ * 's' and 'H' softirq processing.
  */
 static inline uint8_t text_flags_column(const char *t, size_t n)
 {
@@ -133,6 +137,8 @@ static inline uint8_t text_flags_column(const char *t, size_t n)
 		ctx |= EV_CTX_RESCHED;
 	if (t[2] == 'h' || t[2] == 'H')
 		ctx |= EV_CTX_HARDIRQ;
+	if (t[2] == 's' || t[2] == 'H')
+		ctx |= EV_CTX_SOFTIRQ;
 	return ctx;
 }
 

@@ -269,7 +269,11 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 		parse_dev_qos_request(l, e);
 		return 0;
 	case EV_IRQ_HANDLER_ENTRY:
+	case EV_IRQ_HANDLER_EXIT:
 		return get_i32(l, "irq", &e->irq.irq);
+	case EV_SOFTIRQ_ENTRY:
+	case EV_SOFTIRQ_EXIT:
+		return get_i32(l, "vec", &e->irq.irq);
 	case EV_IPI_SEND_CPU:
 		if (get_num(l, "cpu", 10, false, &v, true))
 			return -1;

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The model on machines whose drivers enter with interrupts off and whose
+ * timer interrupt is an IRQ like any other (arm64: psci_idle and the
+ * arch_timer IRQ): the wake interrupt is traced after the exit, its
+ * timers decide the cause and got_idle_tick, and the kernel's "now" is
+ * the end of the last interrupt before select.  Events carry the context
+ * flags of ftrace's irq-info column, as on a capture of such a machine.
+ * And the timer migration of Linux 6.9 on, which decides which CPU's
+ * wheel timers enter a sleep length.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+#include "model-events.h"
+
+#define IRQ_TIMER 11	/* arm64's arch_timer */
+#define IRQ_IPI 1
+
+/* @e in the idle task, in context @ctx (EV_CTX_HARDIRQ, ..., or 0) */
+static struct raw_event at(struct raw_event e, uint8_t ctx)
+{
+	e.ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK | ctx;
+	return e;
+}
+
+static struct raw_event irq(uint16_t type, uint64_t ts, int32_t nr)
+{
+	struct raw_event e = at(ev(type, ts, 0), EV_CTX_HARDIRQ);
+
+	e.irq.irq = nr;
+	return e;
+}
+
+static struct raw_event tick_expire(uint64_t ts)
+{
+	return at(hr(EV_HRTIMER_EXPIRE_ENTRY, ts, 0, TICK0, (int64_t)ts, true,
+		     1), EV_CTX_HARDIRQ);
+}
+
+/*
+ * A period that nothing woke inside; 35 us after its exit (an emulated
+ * or slow CPU: beyond the 20 us of the time rule) the timer IRQ runs
+ * the tick.  The IRQ is the timer's interrupt: the cause is the tick,
+ * and the tick is the period's (it ran before reflect).  With an
+ * hrtimer run first in the same interrupt, that hrtimer is the cause.
+ */
+START_TEST(test_timer_irq_is_the_timer)
+{
+	struct raw_event a[] = {
+		at(idle(1000000, 0, 2), 0),
+		at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+		irq(EV_IRQ_HANDLER_ENTRY, 1520000, IRQ_TIMER),
+		tick_expire(1535000),
+		irq(EV_IRQ_HANDLER_EXIT, 1540000, IRQ_TIMER),
+		at(idle(1600000, 0, 1), 0),
+		at(idle(1700000, 0, EV_IDLE_EXIT), 0),
+		at(idle(1800000, 0, 1), 0),
+	};
+	struct raw_event b[] = {
+		at(hr(EV_HRTIMER_START, 900000, 0, 0x2000, 1500000, false,
+		      HRW), 0),
+		at(idle(1000000, 0, 2), 0),
+		at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+		irq(EV_IRQ_HANDLER_ENTRY, 1520000, IRQ_TIMER),
+		at(hr(EV_HRTIMER_EXPIRE_ENTRY, 1530000, 0, 0x2000, 1530000,
+		      false, HRW), EV_CTX_HARDIRQ),
+		tick_expire(1535000),
+		at(idle(1600000, 0, 1), 0),
+	};
+	struct model *m = mk(true);
+
+	feed(m, a, 8);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_TICK);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	/* the next period had no tick of its own */
+	ck_assert(!(got[1].flags & IP_GOT_TICK));
+	model_free(m);
+
+	m = mk(true);
+	feed(m, b, 7);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_HRTIMER);
+	ck_assert_uint_eq(got[0].wake_detail, HRW);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * The interrupts pending at the exit all run before reflect, one after
+ * the other, softirqs included: a tick in the second of them is the
+ * period's.  One after an event in task context (cpu_idle_miss is traced
+ * just before reflect) is the next period's.
+ */
+START_TEST(test_wake_chain)
+{
+	struct raw_event a[] = {
+		at(idle(1000000, 0, 2), 0),
+		at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+		irq(EV_IRQ_HANDLER_ENTRY, 1510000, IRQ_IPI),
+		irq(EV_IRQ_HANDLER_EXIT, 1520000, IRQ_IPI),
+		at(ev(EV_SOFTIRQ_ENTRY, 1522000, 0), EV_CTX_SOFTIRQ),
+		at(ev(EV_SOFTIRQ_EXIT, 1530000, 0), EV_CTX_SOFTIRQ),
+		irq(EV_IRQ_HANDLER_ENTRY, 1540000, IRQ_TIMER),
+		tick_expire(1545000),
+		at(idle(1600000, 0, 1), 0),
+		at(idle(1700000, 0, EV_IDLE_EXIT), 0),
+		at(idle(1800000, 0, 1), 0),
+	};
+	struct model *m = mk(true);
+	struct raw_event miss = at(ev(EV_CPU_IDLE_MISS, 1525000, 0), 0);
+
+	feed(m, a, 11);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].wake_cause, WAKE_IRQ);
+	ck_assert_uint_eq(got[0].wake_detail, IRQ_IPI);
+	ck_assert(got[0].flags & IP_GOT_TICK);
+	ck_assert(!(got[1].flags & IP_GOT_TICK));
+	model_free(m);
+
+	/* the same with the miss event before the timer IRQ */
+	miss.miss.cpu_id = 0;
+	a[4] = miss;
+	a[5] = at(ev(EV_SOFTIRQ_EXIT, 1530000, 0), EV_CTX_SOFTIRQ);
+	m = mk(true);
+	feed(m, a, 11);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert(got[0].flags & IP_MISS_ABOVE);
+	ck_assert(!(got[0].flags & IP_GOT_TICK));
+	ck_assert(got[1].flags & IP_GOT_TICK);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * The kernel's "now" is the idle loop's start (after the switch to the
+ * idle task) or the end of the last interrupt in the loop; on a slow
+ * CPU select and the entry come long after it.  A sleep of 2 ms armed
+ * at 1.0 ms: the switch at 1.05 ms, the entry 200 us later: the sleep
+ * length counts from the switch.  Then an interrupt in the loop: from
+ * its softirq's end.
+ */
+START_TEST(test_now_slow_cpu)
+{
+	struct raw_event a[] = {
+		hr(EV_HRTIMER_START, 1000000, 0, 0x2000, 3000000, false, HRW),
+		at(sw(1050000, 0, 42, 0), 0),
+		at(idle(1250000, 0, 2), 0),
+		at(idle(1400000, 0, EV_IDLE_EXIT), 0),
+		irq(EV_IRQ_HANDLER_ENTRY, 1402000, IRQ_IPI),
+		irq(EV_IRQ_HANDLER_EXIT, 1410000, IRQ_IPI),
+		at(ev(EV_SOFTIRQ_ENTRY, 1411000, 0), EV_CTX_SOFTIRQ),
+		at(ev(EV_SOFTIRQ_EXIT, 1440000, 0), EV_CTX_SOFTIRQ),
+		at(idle(1520000, 0, 2), 0),
+		at(idle(2000000, 0, EV_IDLE_EXIT), 0),
+		at(idle(2100000, 0, 1), 0),
+	};
+	struct model *m = mk(true);
+
+	a[0].ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN;
+	a[0].pid = 42;
+	feed(m, a, 11);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(got[0].sleep_length_ns, 3000000 - 1050000);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	ck_assert_int_eq(got[1].sleep_length_ns, 3000000 - 1440000);
+	model_free(m);
+}
+END_TEST
+
+static struct model *mk_tmigr(bool tmigr)
+{
+	struct model_opts o = { .hz = 250, .clock_is_mono = true,
+				.poll_state = -1, .tmigr = tmigr };
+	struct idl_err err;
+	struct model *m = model_create(&o, collect, NULL, &err);
+
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	return m;
+}
+
+/*
+ * Timer migration (6.9+): CPU 1 idles with its tick stopped and leaves
+ * its unpinned timer (jiffy 1010: 10 jiffies after the 1000 seen at
+ * 0.1 ms, 40.1 ms) to the hierarchy.  CPU 0, going idle as the last
+ * active CPU, must wake for it: its sleep length ends there, not at its
+ * own hrtimer (90 ms).  With CPU 1 idle but its tick running (it could
+ * not stop it), CPU 1 is still active, CPU 0 is not the last, and
+ * neither CPU 1's timer nor its own unpinned one (jiffy 1020) count; a
+ * pinned one would.  Without migration (before 6.9) CPU 0's own
+ * timers count, pinned or not, and CPU 1's never.
+ */
+START_TEST(test_timer_migration)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1010, 1),
+		wheel(150000, 0, 0x5100, 1000, 1020, 0),
+		sw(200000, 1, 42, 0),
+		ev(EV_TICK_STOP, 210000, 1),
+		idle(220000, 1, 2),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 90000000, false, HRW),
+		sw(400000, 0, 7, 0),
+		idle(410000, 0, 2),
+		idle(500000, 0, EV_IDLE_EXIT),
+		idle(600000, 1, EV_IDLE_EXIT),
+		idle(700000, 0, 1),
+	};
+	int64_t own = 100000 + 20 * 4000000LL - 400000;
+	struct model *m;
+	int run;
+
+	e[3].tick_stop.success = 1;
+	for (run = 0; run < 4; run++) {
+		m = mk_tmigr(run != 3);
+		if (run == 1)	/* CPU 1's tick runs: it is active */
+			e[3].tick_stop.success = 0;
+		if (run == 2)	/* and CPU 0's timer pinned */
+			e[1].timer.flags |= EV_TIMER_PINNED;
+		feed(m, e, 11);
+		finish(m);
+		ck_assert_int_ge(ngot, 1);
+		ck_assert_uint_eq(got[0].cpu, 0);
+		if (run == 0)
+			ck_assert_int_eq(got[0].sleep_length_ns,
+					 100000 + 10 * 4000000LL - 400000);
+		else if (run == 1)
+			ck_assert_int_eq(got[0].sleep_length_ns,
+					 90000000 - 400000);
+		else
+			ck_assert_int_eq(got[0].sleep_length_ns, own);
+		ck_assert_int_eq(model_get_stats(m)->tmigr_last > 0, run == 0);
+		model_free(m);
+	}
+}
+END_TEST
+
+/* A global timer armed for CPU 1 and run by CPU 0: migration, seen. */
+START_TEST(test_timer_migration_seen)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1001, 1),
+		ev(EV_TIMER_CANCEL, 4100000, 0),
+		ev(EV_TIMER_EXPIRE_ENTRY, 4100010, 0),
+	};
+	struct model *m = mk_tmigr(false);
+
+	e[1].timer.timer = e[2].timer.timer = 0x5000;
+	e[2].timer.now = 1001;
+	e[2].timer.has_now = true;
+	ck_assert(!model_get_stats(m)->tmigr);
+	feed(m, e, 3);
+	ck_assert(model_get_stats(m)->tmigr);
+	model_free(m);
+
+	/* pinned: it never migrates, and may run where it was pinned */
+	m = mk_tmigr(false);
+	e[0].timer.flags |= EV_TIMER_PINNED;
+	feed(m, e, 3);
+	ck_assert(!model_get_stats(m)->tmigr);
+	model_free(m);
+}
+END_TEST
+
+static Suite *model_irq_suite(void)
+{
+	Suite *s = suite_create("model-irq");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_timer_irq_is_the_timer);
+	tcase_add_test(tc, test_wake_chain);
+	tcase_add_test(tc, test_now_slow_cpu);
+	tcase_add_test(tc, test_timer_migration);
+	tcase_add_test(tc, test_timer_migration_seen);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(model_irq_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
