@@ -10,6 +10,11 @@
  * kernel's own history whatever it chose.  One comparison per recorded
  * entry, each kernel decision counted once (doc/scoring.md).
  *
+ * The governor's state at the start of a capture is not known (it ran
+ * before): copies started at each of a CPU's first recorded entries
+ * run through a warm-up, and the one that agreed most with the kernel
+ * is scored from then on (REPLAY_WARMUP in replay.h).
+ *
  * The free-running columns of engine.c are unaffected: they simulate
  * what each governor would have done on its own.
  */
@@ -22,30 +27,51 @@
 #include "events.h"
 #include "replay.h"
 
+/* Start copy @j of governor @gi, fresh as the kernel's enable(). */
+static int attach_copy(struct replay_cpu *rc, int gi, int j)
+{
+	const struct replay_setup *s = rc->setup;
+	struct replay_kcopy *k = &rc->g[gi].k[j];
+
+	/* the same disabled states as the free-running copy */
+	k->dev = rc->g[gi].dev;
+	k->dev.governor = NULL;
+	k->dev.governor_data = NULL;
+	k->dev.last_state_idx = 0;
+	k->dev.last_residency_ns = 0;
+	k->dev.poll_limit_ns = 0;
+	k->dev.poll_time_limit = false;
+	k->last_tick = false;
+	k->stop = -1;
+	k->same = 0;
+	if (idl_governor_attach(&k->dev, &s->gov[gi], &rc->drv))
+		return -1;
+	k->attached = true;
+	return 0;
+}
+
+static void detach_copy(struct replay_cpu *rc, struct replay_kcopy *k)
+{
+	if (!k->attached)
+		return;
+	idl_governor_detach(&k->dev, &rc->drv);
+	k->attached = false;
+}
+
 int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 {
 	const struct replay_setup *s = rc->setup;
 	int gi;
 
 	for (gi = 0; gi < s->ngov; gi++) {
-		struct replay_gov_cpu *g = &rc->g[gi];
-
 		if (!s->follows[gi] || s->skip[gi])
 			continue;
-		/* the same disabled states as the free-running copy */
-		g->kdev = g->dev;
-		g->kdev.governor = NULL;
-		g->kdev.governor_data = NULL;
-		g->kdev.last_state_idx = 0;
-		g->kdev.last_residency_ns = 0;
-		g->kdev.poll_limit_ns = 0;
-		g->kdev.poll_time_limit = false;
-		if (idl_governor_attach(&g->kdev, &s->gov[gi], &rc->drv))
+		rc->g[gi].kscore = 0;
+		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
+		if (attach_copy(rc, gi, 0))
 			return idl_err_set(err, IDL_EXIT_FAILURE,
 					   "cannot attach governor %s",
 					   s->gov[gi].spec);
-		g->kattached = true;
-		g->kstop = -1;
 	}
 	return 0;
 }
@@ -71,8 +97,8 @@ static const char *tick_source(const struct replay_setup *s)
 }
 
 static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
-		   int idx, bool stop, s64 last_res, bool last_tick,
-		   bool last_poll)
+		   int idx, bool stop, int last_state, s64 last_res,
+		   bool last_tick, bool last_poll)
 {
 	const struct replay_setup *s = rc->setup;
 	struct replay_disagree *d = rc->dis;
@@ -81,10 +107,11 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	u64 at = p->entry_ns >= d->base_ns ? p->entry_ns - d->base_ns : 0;
 
 	d->count++;
-	fprintf(f, "disagreement %llu: cpu %u entry %llu at +%llu.%09llu s: "
+	fprintf(f, "disagreement %llu: cpu %u entry %llu%s at +%llu.%09llu s: "
 		"kernel %d %s, %s %d %s (%s)\n",
 		(unsigned long long)d->count, rc->cpu,
 		(unsigned long long)rc->kindex,
+		rc->kindex < REPLAY_WARMUP ? " (warm-up)" : "",
 		(unsigned long long)(at / 1000000000ULL),
 		(unsigned long long)(at % 1000000000ULL), p->state,
 		t->states[p->state].name, s->gov[gi].spec, idx,
@@ -100,7 +127,7 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		tick_source(s), (long long)replay_latency_req(s, p));
 	fprintf(f, "  before: last state %d, last residency %lld ns, got_tick "
 		"%s, poll_time_limit %s (from the previous recorded entry)\n",
-		rc->g[gi].kdev.last_state_idx, (long long)last_res,
+		last_state, (long long)last_res,
 		last_tick ? "yes" : "no", last_poll ? "yes" : "no");
 	fprintf(f, "  recorded: idle %lld ns, woken by %s%s\n",
 		(long long)(p->exit_ns - p->entry_ns),
@@ -159,12 +186,12 @@ static bool woken(u8 cause)
  * copy's poll limit and the idle loop went on at once (the next entry
  * within the merge gap), a guess that a task's short run can fool.
  */
-static void enter_recorded(struct replay_cpu *rc, int gi,
+static void enter_recorded(struct replay_cpu *rc, struct replay_kcopy *k,
 			   const struct idle_period *p, s64 gap)
 {
 	const struct replay_setup *s = rc->setup;
 	struct cpuidle_driver *drv = &rc->drv;
-	struct cpuidle_device *dev = &rc->g[gi].kdev;
+	struct cpuidle_device *dev = &k->dev;
 	s64 dur = (s64)(p->exit_ns - p->entry_ns);
 	int st = p->state;
 
@@ -177,9 +204,9 @@ static void enter_recorded(struct replay_cpu *rc, int gi,
 			!woken(p->wake_cause);
 	}
 	idl_core_account(drv, dev, st, dur);
-	rc->g[gi].klast_tick = (p->flags & IP_GOT_TICK) ||
-			       p->wake_cause == WAKE_TICK;
-	rc->env.got_tick = rc->g[gi].klast_tick;
+	k->last_tick = (p->flags & IP_GOT_TICK) ||
+		       p->wake_cause == WAKE_TICK;
+	rc->env.got_tick = k->last_tick;
 	rc->env.now_ns = p->exit_ns;
 	if (dev->governor->ops->reflect)
 		dev->governor->ops->reflect(dev, st);
@@ -200,20 +227,10 @@ static void end_explain(struct replay_disagree *d)
 	d->len = (size_t)ftello(d->mem);
 }
 
-static void follow_one(struct replay_cpu *rc, int gi,
-		       const struct idle_period *p, s64 gap)
+/* The inputs the trace recorded for @p's select. */
+static void set_inputs(struct replay_cpu *rc, const struct idle_period *p)
 {
-	const struct replay_setup *s = rc->setup;
-	struct replay_gov_cpu *g = &rc->g[gi];
-	struct cpuidle_device *dev = &g->kdev;
-	struct replay_score *sc = &g->sc;
-	struct replay_disagree *d = rc->dis;
 	struct idl_env *env = &rc->env;
-	bool want = d && d->count < d->limit;
-	bool stop = true;
-	s64 last_res = (s64)dev->last_residency_ns;
-	bool last_poll = dev->poll_time_limit, last_tick = g->klast_tick;
-	int idx, rmiss;
 
 	env->sleep_length = replay_sleep_input(p->sleep_length_ns, p->entry_ns);
 	env->delta_tick = replay_sleep_input(replay_delta_next(p->sleep_length_ns,
@@ -225,6 +242,58 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	env->hindsight_idle_ns = (s64)(p->exit_ns - p->entry_ns);
 	env->now_ns = p->entry_ns;
 	env->latency_req = replay_latency_req(rc->setup, p);
+}
+
+static void agree_sum(struct replay_agree *to, const struct replay_agree *a)
+{
+	int i, j;
+
+	to->n += a->n;
+	to->same += a->same;
+	to->faster += a->faster;
+	to->tick_n += a->tick_n;
+	to->tick_same += a->tick_same;
+	to->miss_n += a->miss_n;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			to->miss[i][j] += a->miss[i][j];
+}
+
+static void agree_add(struct replay_score *sc, const struct replay_agree *a)
+{
+	int i, j;
+
+	sc->agree_n += a->n;
+	sc->agree_same += a->same;
+	sc->agree_faster += a->faster;
+	sc->agree_tick_n += a->tick_n;
+	sc->agree_tick_same += a->tick_same;
+	sc->miss_n += a->miss_n;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			sc->miss[i][j] += a->miss[i][j];
+}
+
+/*
+ * Copy @j selects for @p; the scored one (@score) tallies into @a and
+ * reports a disagreement.  Returns whether it chose the recorded state.
+ */
+static bool select_copy(struct replay_cpu *rc, int gi, int j,
+			const struct idle_period *p, bool score,
+			struct replay_agree *a)
+{
+	const struct replay_setup *s = rc->setup;
+	struct replay_kcopy *k = &rc->g[gi].k[j];
+	struct cpuidle_device *dev = &k->dev;
+	struct replay_disagree *d = rc->dis;
+	bool want = score && d && d->count < d->limit;
+	bool stop = true;
+	int last_state = dev->last_state_idx;
+	s64 last_res = (s64)dev->last_residency_ns;
+	bool last_poll = dev->poll_time_limit, last_tick = k->last_tick;
+	int idx;
+
+	set_inputs(rc, p);
 	if (want) {
 		begin_explain(d);
 		dev->explain = &d->ex;
@@ -235,26 +304,69 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		end_explain(d);
 	if (idx < 0 || idx >= rc->drv.state_count)
 		idx = -1;
-	g->kstop = env->tick_stopped ? -1 : stop;
-
-	sc->agree_n++;
+	k->stop = rc->env.tick_stopped ? -1 : stop;
+	if (!score)
+		return idx == p->state;
+	a->n++;
 	if (idx == p->state) {
-		sc->agree_same++;
+		a->same++;
 	} else {
-		sc->agree_faster += idx >= 0 &&
+		a->faster += idx >= 0 &&
 			rc->drv.states[p->state].exit_latency_ns <
 			rc->drv.states[idx].exit_latency_ns;
 		if (want)
-			report(rc, gi, p, idx, stop, last_res, last_tick,
-			       last_poll);
+			report(rc, gi, p, idx, stop, last_state, last_res,
+			       last_tick, last_poll);
 	}
 	if (s->miss_recorded && idx >= 0) {
-		rmiss = idl_core_classify(&rc->drv, dev, idx,
-					  (s64)(p->exit_ns - p->entry_ns));
-		sc->miss_n++;
-		sc->miss[miss_of_flags(p->flags)][rmiss]++;
+		a->miss_n++;
+		a->miss[miss_of_flags(p->flags)]
+		       [idl_core_classify(&rc->drv, dev, idx,
+					  (s64)(p->exit_ns - p->entry_ns))]++;
 	}
-	enter_recorded(rc, gi, p, gap);
+	return idx == p->state;
+}
+
+/* The end of the warm-up: the copy that agreed most goes on (the one
+ * with the longest history among equals), the others stop. */
+static void choose_copy(struct replay_cpu *rc, int gi)
+{
+	struct replay_gov_cpu *g = &rc->g[gi];
+	int j;
+
+	g->kscore = 0;
+	for (j = 1; j < REPLAY_FOLLOW_COPIES; j++)
+		if (g->k[j].attached && g->k[j].same > g->k[g->kscore].same)
+			g->kscore = j;
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		if (j != g->kscore)
+			detach_copy(rc, &g->k[j]);
+}
+
+static void follow_one(struct replay_cpu *rc, int gi,
+		       const struct idle_period *p, s64 gap)
+{
+	struct replay_gov_cpu *g = &rc->g[gi];
+	u64 i = rc->kindex;
+	struct replay_agree a = { 0 };
+	int j;
+
+	if (i < REPLAY_FOLLOW_COPIES && i > 0 && attach_copy(rc, gi, (int)i))
+		g->k[i].attached = false;	/* runs without it */
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
+		if (!g->k[j].attached)
+			continue;
+		if (select_copy(rc, gi, j, p, j == g->kscore, &a) &&
+		    i >= REPLAY_FOLLOW_COPIES - 1 && i < REPLAY_WARMUP)
+			g->k[j].same++;
+		enter_recorded(rc, &g->k[j], p, gap);
+	}
+	if (i < REPLAY_WARMUP)
+		agree_sum(&g->early, &a);
+	else
+		agree_add(&g->sc, &a);
+	if (i == REPLAY_WARMUP - 1)
+		choose_copy(rc, gi);
 }
 
 /*
@@ -262,21 +374,32 @@ static void follow_one(struct replay_cpu *rc, int gi,
  * the same idle loop, found it stopped and @prev did not.  Only then is
  * the kernel's tick decision known from the trace.
  */
+static bool followed(const struct replay_gov_cpu *g)
+{
+	return g->k[g->kscore].attached;
+}
+
 static void tick_agreement(struct replay_cpu *rc, const struct idle_period *prev,
 			   const struct idle_period *next)
 {
 	const struct replay_setup *s = rc->setup;
+	struct replay_agree a = { .tick_n = 1 };
 	int gi;
 
 	if ((prev->flags & IP_TICK_STOPPED) || !(next->flags & IP_TICK_STOPPED))
 		return;
 	for (gi = 0; gi < s->ngov; gi++) {
-		if (!rc->g[gi].kattached || rc->g[gi].kstop < 0)
+		struct replay_gov_cpu *g = &rc->g[gi];
+		const struct replay_kcopy *k = &g->k[g->kscore];
+
+		if (!k->attached || k->stop < 0)
 			continue;
-		rc->g[gi].sc.agree_tick_n++;
-		rc->g[gi].sc.agree_tick_same += rc->g[gi].kstop == 1;
-		if (rc->g[gi].kstop != 1 && rc->dis &&
-		    rc->dis->count < rc->dis->limit)
+		a.tick_same = k->stop == 1;
+		if (rc->kindex - 1 < REPLAY_WARMUP)
+			agree_sum(&g->early, &a);
+		else
+			agree_add(&g->sc, &a);
+		if (k->stop != 1 && rc->dis && rc->dis->count < rc->dis->limit)
 			report_tick(rc, gi, prev);
 	}
 }
@@ -292,7 +415,7 @@ static void step(struct replay_cpu *rc, const struct idle_period *p, s64 gap)
 
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < rc->setup->ngov; gi++)
-		if (rc->g[gi].kattached)
+		if (followed(&rc->g[gi]))
 			follow_one(rc, gi, p, gap);
 	rc->kindex++;
 }
@@ -310,20 +433,27 @@ void replay_follow_feed(struct replay_cpu *rc, const struct idle_period *p)
 	rc->khave = true;
 }
 
+/* A CPU whose warm-up did not end is scored from its first entry. */
 void replay_follow_finish(struct replay_cpu *rc)
 {
 	const struct replay_setup *s = rc->setup;
-	int gi;
+	int gi, j;
 
 	if (rc->khave)
 		step(rc, &rc->kpend, -1);
 	rc->khave = false;
 	idl_env_set_current(&rc->env);
 	for (gi = 0; gi < s->ngov; gi++) {
-		if (!rc->g[gi].kattached)
+		struct replay_gov_cpu *g = &rc->g[gi];
+
+		if (!followed(g))
 			continue;
-		idl_governor_detach(&rc->g[gi].kdev, &rc->drv);
-		rc->g[gi].kattached = false;
+		if (rc->kindex < REPLAY_WARMUP)
+			agree_add(&g->sc, &g->early);
+		else
+			g->sc.agree_warmup += REPLAY_WARMUP;
+		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+			detach_copy(rc, &g->k[j]);
 	}
 }
 

@@ -413,6 +413,8 @@ void replay_text_card(FILE *f, const struct replay_trace *tr)
 			tr->meta.governor[0] ? tr->meta.governor : "unknown");
 		text_row(f, tr, "  recorded entries", "agreement_entries",
 			 NULL, 0);
+		text_row(f, tr, "  warm-up entries (not scored)",
+			 "agreement_warmup", NULL, 0);
 		text_row(f, tr, "  same state as recorded %", "agreement_pct",
 			 NULL, 2);
 		text_row(f, tr, "  same tick stop %",

@@ -153,6 +153,7 @@ static void visit_score(const struct replay_trace *tr,
 	EI("tick_stops_short", NULL, sc->short_tick_stops);
 	EI("tick_stops_denied", NULL, sc->stop_denied);
 	EI("agreement_entries", NULL, sc->agree_n);
+	EI("agreement_warmup", NULL, sc->agree_warmup);
 	EI("agreement_same", NULL, sc->agree_same);
 	EI("agreement_kernel_faster", NULL, sc->agree_faster);
 	ED("agreement_pct", NULL, sc->agree_n ?

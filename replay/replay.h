@@ -26,6 +26,16 @@
 #include "trace.h"
 
 #define REPLAY_MAX_GOV		16
+/*
+ * Agreement with the kernel (follow.c, doc/scoring.md): a capture that
+ * begins with the governor running does not show its state.  Copies of
+ * it started at a CPU's first REPLAY_FOLLOW_COPIES recorded entries run
+ * through the first REPLAY_WARMUP; the one that agreed most with the
+ * kernel over the entries all saw goes on, and only the entries after
+ * the warm-up are scored (all of a CPU with no more than the warm-up).
+ */
+#define REPLAY_FOLLOW_COPIES	8
+#define REPLAY_WARMUP		64
 /* wake causes: the trace's, plus the poll time limit of the simulation */
 #define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
 
@@ -145,6 +155,7 @@ struct replay_score {
 	u64	agree_tick_n, agree_tick_same;	/* ... same tick decision */
 	u64	miss_n;			/* entries with the kernel's class */
 	u64	miss[3][3];			/* kernel class x replay class */
+	u64	agree_warmup;		/* recorded entries not scored */
 	struct replay_stats internals;
 };
 
@@ -208,11 +219,21 @@ struct replay_gov_cpu {
 	replay_tally_row_t	*tally;		/* setup->ncut + 1 rows */
 	bool			attached;
 	bool			stopped;	/* tick stopped at the last exit */
-	/* the kernel-driven copy (setup->follows[]) */
-	struct cpuidle_device	kdev;
-	bool			kattached;
-	bool			klast_tick;	/* got_tick of its last entry */
-	int8_t			kstop;		/* its last stop_tick, -1 none */
+	/* the kernel-driven copies (setup->follows[], follow.c): k[j]
+	 * starts at the CPU's recorded entry j; k[kscore] is scored */
+	struct replay_kcopy {
+		struct cpuidle_device	dev;
+		bool		attached;
+		bool		last_tick;	/* got_tick of its last entry */
+		int8_t		stop;		/* its last stop_tick, -1 none */
+		u32		same;		/* agreeing in the warm-up */
+	}			k[REPLAY_FOLLOW_COPIES];
+	int			kscore;
+	/* k[0]'s agreement in the warm-up: scored if it never ends */
+	struct replay_agree {
+		u64	n, same, faster, tick_n, tick_same, miss_n;
+		u64	miss[3][3];
+	}			early;
 };
 
 /* --disagreements N: where one CPU's reports go. */

@@ -100,6 +100,7 @@ void replay_score_add(struct replay_score *to, const struct replay_score *s)
 	ADD(agree_tick_n);
 	ADD(agree_tick_same);
 	ADD(miss_n);
+	ADD(agree_warmup);
 	ADDV(miss);
 	stats_add(&to->internals, &s->internals);
 }

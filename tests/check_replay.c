@@ -764,7 +764,12 @@ START_TEST(test_agreement_entries)
 	ck_assert_uint_eq(sc->selects, 2);
 	ck_assert_uint_eq(sc->agree_n, 2);
 	ck_assert_uint_eq(sc->agree_same, 1);
-	ck_assert_int_eq(nlog, 4);
+	/* the free-running column's selects, the copies': the one started
+	 * at b selects with b's inputs too */
+	ck_assert_int_eq(nlog, 5);
+	ck_assert_int_eq(logv[4].sleep, 1500 * US);
+	ck_assert_int_eq(logv[4].dtick, 1500 * US);
+	ck_assert(!logv[4].got_tick);
 	ck_assert_int_eq(logv[0].sleep, 2 * MS);
 	ck_assert_int_eq(logv[0].dtick, MS);
 	ck_assert(logv[0].got_tick);
@@ -833,7 +838,7 @@ static struct replay_cpu *follow_polls(struct idle_period *p, bool seen,
 		p[i].state = 0;
 		replay_cpu_feed(rc, &p[i]);
 		if (i)
-			ck_assert_int_eq(rc->g[0].kdev.poll_time_limit,
+			ck_assert_int_eq(rc->g[0].k[0].dev.poll_time_limit,
 					 want[i - 1]);
 	}
 	replay_cpu_finish(rc);
@@ -941,8 +946,8 @@ END_TEST
  * copy of the same governor must choose the recorded state at every
  * entry and agree on every miss class.
  */
-static void record_loop(const char *spec, const struct cstate_table *t,
-			struct idle_period *rec, int n)
+static void record_loop_dur(const char *spec, const struct cstate_table *t,
+			    struct idle_period *rec, int n, s64 fixed)
 {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
@@ -967,7 +972,7 @@ static void record_loop(const char *spec, const struct cstate_table *t,
 		int st;
 
 		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-		dur = 2 * US + (s64)(x % (3 * MS));
+		dur = fixed ? fixed : 2 * US + (s64)(x % (3 * MS));
 		sleep = (x >> 32) % 5 ? dur + (s64)((x >> 20) % (2 * MS)) :
 			TRACE_NO_TIMER;
 		tick = !((x >> 40) % 7);
@@ -1005,6 +1010,50 @@ static void record_loop(const char *spec, const struct cstate_table *t,
 	idl_governor_detach(&dev, &drv);
 }
 
+static void record_loop(const char *spec, const struct cstate_table *t,
+			struct idle_period *rec, int n)
+{
+	record_loop_dur(spec, t, rec, n, 0);
+}
+
+/*
+ * A capture that begins with the governor running.  ladder on skl, every
+ * period 15 us: 13 us above C1's exit latency, four promote to C1E, 5 us
+ * above C1E's 10 us demote at once: a cycle of five whose count a copy
+ * started fresh at a later entry does not share, and never gets back
+ * (nothing resets C1's count but the promotion).  Seen from entry SKIP
+ * on, the copy started at the first entry disagrees once per cycle; one
+ * started at a later entry is in phase, and after the warm-up every
+ * decision agrees.
+ */
+START_TEST(test_agreement_mid_run)
+{
+	enum { N = 3000, SKIP = 2 };
+	static struct idle_period rec[N];
+	const struct replay_score *sc;
+	struct cstate_table t;
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idl_err ierr;
+	int i;
+
+	skl_table(&t);
+	record_loop_dur("ladder", &t, rec, N, 15 * US);
+	setup_skl(&s);
+	add_gov(&s, "ladder");
+	follow(&s, 0);
+	ck_assert_int_eq(replay_setup_init(&s, &t, &ierr), 0);
+	rc = start(&s);
+	for (i = SKIP; i < N; i++)
+		replay_cpu_feed(rc, &rec[i]);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_uint_eq(sc->agree_n, N - SKIP - REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->agree_same, sc->agree_n);
+	free(rc);
+}
+END_TEST
+
 START_TEST(test_agreement_kernel_loop)
 {
 	static const char *const specs[] = {
@@ -1031,10 +1080,14 @@ START_TEST(test_agreement_kernel_loop)
 		replay_cpu_feed(rc, &rec[i]);
 	replay_cpu_finish(rc);
 	sc = &rc->g[0].sc;
-	ck_assert_uint_eq(sc->agree_n, N);
-	ck_assert_uint_eq(sc->agree_same, N);
-	ck_assert_uint_eq(sc->miss_n, N);
-	ck_assert_uint_eq(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2], N);
+	/* from the first entry: the copy started there is scored after
+	 * the warm-up */
+	ck_assert_uint_eq(sc->agree_warmup, REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->agree_n, N - REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->agree_same, N - REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->miss_n, N - REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->miss[0][0] + sc->miss[1][1] + sc->miss[2][2],
+			  N - REPLAY_WARMUP);
 	free(rc);
 }
 END_TEST
@@ -1272,6 +1325,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_whatif_hz);
 	tcase_add_test(tc, test_agreement_entries);
+	tcase_add_test(tc, test_agreement_mid_run);
 	tcase_add_test(tc, test_agreement_no_timer);
 	tcase_add_test(tc, test_agreement_poll_limit);
 	tcase_add_test(tc, test_agreement_poll_seen);

@@ -142,7 +142,7 @@ FXI=${top_srcdir:-.}/tests/fixtures/import
 grep -q '^  live governor haltpoll: tunables guest_halt_poll_ns=0,.*; the capture.s tunables in haltpoll$' \
 	"$tmp/hp.txt" && ok "header: the capture's tunables" ||
 	bad "header: $(grep 'live governor' "$tmp/hp.txt")"
-grep -q '^disagreement 1: cpu 0 entry 2 at +0.000400000 s: kernel 0 POLL, haltpoll 1 haltpoll idle (stop tick)$' \
+grep -q '^disagreement 1: cpu 0 entry 2 (warm-up) at +0.000400000 s: kernel 0 POLL, haltpoll 1 haltpoll idle (stop tick)$' \
 	"$tmp/hp.txt" && ok "--disagreements names entry 2" ||
 	bad "--disagreements: $(grep -A3 '^disagreement' "$tmp/hp.txt")"
 [ "$(grep -c '^disagreement ' "$tmp/hp.txt")" = 1 ] || bad "one disagreement"
