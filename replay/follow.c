@@ -68,6 +68,7 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 			continue;
 		rc->g[gi].kscore = 0;
 		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
+		memset(rc->g[gi].k, 0, sizeof(rc->g[gi].k));
 		if (attach_copy(rc, gi, 0))
 			return idl_err_set(err, IDL_EXIT_FAILURE,
 					   "cannot attach governor %s",
@@ -351,8 +352,10 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	struct replay_agree a = { 0 };
 	int j;
 
-	if (i < REPLAY_FOLLOW_COPIES && i > 0 && attach_copy(rc, gi, (int)i))
-		g->k[i].attached = false;	/* runs without it */
+	/* a copy started here is told the entry before first, as one that
+	 * had run would have been: its reflect, not a fresh device's */
+	if (i < REPLAY_FOLLOW_COPIES && i > 0 && !attach_copy(rc, gi, (int)i))
+		enter_recorded(rc, &g->k[i], &rc->kprev, rc->kprev_gap);
 	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
 		if (!g->k[j].attached)
 			continue;
@@ -417,6 +420,8 @@ static void step(struct replay_cpu *rc, const struct idle_period *p, s64 gap)
 	for (gi = 0; gi < rc->setup->ngov; gi++)
 		if (followed(&rc->g[gi]))
 			follow_one(rc, gi, p, gap);
+	rc->kprev = *p;
+	rc->kprev_gap = gap;
 	rc->kindex++;
 }
 

@@ -275,6 +275,10 @@ struct replay_cpu {
 	 * (whether a poll ran out needs the next entry's start) */
 	bool			khave;
 	struct idle_period	kpend;
+	/* the entry stepped last, and its gap: what a copy started at the
+	 * next one is told first (follow.c) */
+	struct idle_period	kprev;
+	s64			kprev_gap;
 	u64			kindex;		/* recorded entry number */
 	struct replay_disagree	*dis;
 	struct replay_gov_cpu	g[REPLAY_MAX_GOV];
