@@ -244,6 +244,76 @@ START_TEST(test_timer_migration)
 }
 END_TEST
 
+/*
+ * The hierarchy at the select, not at the entry: CPU 1 (tick stopped)
+ * is woken at 0.405 ms, between CPU 0's select (its switch to idle at
+ * 0.4 ms) and its entry at 0.41 ms.  At the select CPU 0 was the last
+ * active CPU: CPU 1's timer counts.
+ */
+START_TEST(test_timer_migration_at_select)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1010, 1),
+		sw(200000, 1, 42, 0),
+		ev(EV_TICK_STOP, 210000, 1),
+		idle(220000, 1, 2),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 90000000, false, HRW),
+		sw(400000, 0, 7, 0),
+		idle(405000, 1, EV_IDLE_EXIT),
+		idle(410000, 0, 2),
+		idle(500000, 0, EV_IDLE_EXIT),
+		idle(700000, 0, 1),
+	};
+	struct model *m = mk_tmigr(true);
+	int i, n0 = 0;
+
+	e[2].tick_stop.success = 1;
+	e[6].ctx = EV_CTX_KNOWN | EV_CTX_RESCHED;	/* its loop ends */
+	feed(m, e, 10);
+	finish(m);
+	for (i = 0; i < ngot; i++) {
+		if (got[i].cpu != 0 || got[i].entry_ns != 410000)
+			continue;
+		n0++;
+		ck_assert_int_eq(got[i].sleep_length_ns,
+				 100000 + 10 * 4000000LL - 400000);
+	}
+	ck_assert_int_eq(n0, 1);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * A deferrable timer does not wake an idle CPU: on one that idles with
+ * its tick stopped it runs many ticks late.  Overdue, it is still known
+ * (not dropped as fired unseen), and its late run bounds no sleep
+ * length (a timer armed before the capture would).
+ */
+START_TEST(test_deferrable_late)
+{
+	struct raw_event e[] = {
+		wheel(100000, 0, 0x6000, 1000, 1001, EV_TIMER_DEFERRABLE),
+		hr(EV_HRTIMER_START, 150000, 0, 0x2000, 90000000, false, HRW),
+		idle(20000000, 0, 2),
+		idle(30000000, 0, EV_IDLE_EXIT),
+		ev(EV_TIMER_CANCEL, 40000000, 0),
+		ev(EV_TIMER_EXPIRE_ENTRY, 40000010, 0),
+	};
+	struct model *m = mk_tmigr(false);
+
+	e[4].timer.timer = e[5].timer.timer = 0x6000;
+	e[5].timer.now = 1010;
+	e[5].timer.has_now = true;
+	feed(m, e, 6);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].sleep_length_ns, 90000000 - 20000000);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	ck_assert_int_eq(model_get_stats(m)->stale_timers, 0);
+	model_free(m);
+}
+END_TEST
+
 /* A global timer armed for CPU 1 and run by CPU 0: migration, seen. */
 START_TEST(test_timer_migration_seen)
 {
@@ -281,6 +351,8 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_now_slow_cpu);
 	tcase_add_test(tc, test_timer_migration);
 	tcase_add_test(tc, test_timer_migration_seen);
+	tcase_add_test(tc, test_timer_migration_at_select);
+	tcase_add_test(tc, test_deferrable_late);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -159,6 +159,9 @@ struct cpu_state {
 	bool		tick_ptr_known;
 	struct tick_view tick, tick_sel;
 	bool		tick_stopped;	/* tick_stop seen in this idle loop */
+	/* when it was last stopped and last ran again: the CPU's time out
+	 * of the timer migration hierarchy (model.c, last_active()) */
+	uint64_t	stop_ts, restart_ts;
 	bool		stop_snap;	/* tick_stopped at the last exit */
 	int32_t		timers;		/* list head */
 	uint64_t	last_ts;

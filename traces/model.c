@@ -186,7 +186,8 @@ static uint32_t target_cpu(const struct model *m, uint32_t cpu)
  * A pending timer long overdue at select fired where the trace did not
  * see it (its expiry event was lost or ran elsewhere): the kernel no
  * longer had it.  Long: HR_LATE_MAX_NS for an hrtimer, a tick for a
- * wheel timer (the wheel runs it at a tick after its jiffy).
+ * wheel timer (the wheel runs it at a tick after its jiffy); never for
+ * a deferrable one.
  */
 static bool stale(struct model *m, const struct timer_node *n, int64_t sel,
 		  int64_t off)
@@ -195,6 +196,10 @@ static bool stale(struct model *m, const struct timer_node *n, int64_t sel,
 
 	if (n->kind == TK_HR)
 		return n->exp + off < sel - HR_LATE_MAX_NS;
+	/* a deferrable timer waits for a CPU that is awake anyway: overdue
+	 * by many ticks on one that idles with its tick stopped */
+	if (n->deferrable)
+		return false;
 	t = jiffy_time_unsnapped(m, n->exp, off);
 	/* snapping moves it less than a tick down: no need to when even
 	 * that is not overdue (most pending timers) */
@@ -203,13 +208,21 @@ static bool stale(struct model *m, const struct timer_node *n, int64_t sel,
 	return jiffy_time(m, n->exp, off) < sel - slack;
 }
 
-/*
- * The idle loop of @c ends (or ended): the next select sees the tick
- * running, and the tick's hrtimer as it is now.
- */
-static void loop_ends(struct cpu_state *c)
+/* The tick of @c runs (again) from @ts. */
+static void tick_runs(struct cpu_state *c, uint64_t ts)
 {
+	if (c->tick_stopped)
+		c->restart_ts = ts;
 	c->tick_stopped = false;
+}
+
+/*
+ * The idle loop of @c ends (or ended) at @ts: the next select sees the
+ * tick running, and the tick's hrtimer as it is now.
+ */
+static void loop_ends(struct cpu_state *c, uint64_t ts)
+{
+	tick_runs(c, ts);
 	c->stop_snap = false;
 	c->tick_sel = c->tick;
 }
@@ -222,22 +235,30 @@ static bool global_timer(const struct timer_node *n)
 }
 
 /*
- * Is @c the one CPU the timer migration hierarchy still counts active?
- * A CPU leaves it when it stops its tick in idle (its timer base goes
- * idle) and comes back when the tick restarts.  CPUs not seen yet count
- * as active.
+ * Was @o out of the timer migration hierarchy at @t?  A CPU leaves it
+ * when it stops its tick in idle (its timer base goes idle) and comes
+ * back when the tick runs again.  The events of other CPUs up to the
+ * entry that follows a select are already in: one that woke between
+ * the select and the entry was still out at the select.
  */
+static bool out_at(const struct cpu_state *o, uint64_t t)
+{
+	if (!o->seen_idle || !o->stop_ts || o->stop_ts > t)
+		return false;
+	return o->tick_stopped || o->restart_ts < o->stop_ts ||
+	       o->restart_ts > t;
+}
+
+/* Is @c the one CPU the hierarchy still counted active at its select?
+ * CPUs not seen yet count as active. */
 static bool last_active(const struct model *m, const struct cpu_state *c)
 {
+	uint64_t t = (uint64_t)c->sel_ts;
 	uint32_t i;
 
-	for (i = 0; i < m->st.max_cpu; i++) {
-		const struct cpu_state *o = &m->cpus[i];
-
-		if (o != c && (!o->seen_idle || o->phase == PH_TASK ||
-			       !o->tick_stopped))
+	for (i = 0; i < m->st.max_cpu; i++)
+		if (&m->cpus[i] != c && !out_at(&m->cpus[i], t))
 			return false;
-	}
 	return true;
 }
 
@@ -298,6 +319,7 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 	}
 	c->wheel_min = m->tmigr ? tmigr_wheel_min(m, c, local, global, off) :
 		       local;
+
 	c->tick_at_sel = c->tick_sel;
 	c->tick_sel = c->tick;
 	c->stopped_at_sel = c->stop_snap;
@@ -379,7 +401,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	c->chain = (e->ctx & EV_CTX_KNOWN) ? CH_OPEN : CH_NONE;
 	/* need_resched at the exit: the idle loop ends, the tick restarts */
 	if (e->ctx & EV_CTX_RESCHED)
-		loop_ends(c);
+		loop_ends(c, e->ts);
 	c->stop_snap = c->tick_stopped;
 	if (e->ts + m->o.wake_window_ns < m->deadline)
 		m->deadline = e->ts + m->o.wake_window_ns;
@@ -527,9 +549,9 @@ static bool is_tick_timer(const struct cpu_state *c, const struct raw_event *e)
  * the tick runs (it returns HRTIMER_NORESTART when the tick is stopped):
  * a restart in hard-irq context proves the tick is not stopped.
  */
-static void tick_restarted(struct cpu_state *c)
+static void tick_restarted(struct cpu_state *c, uint64_t ts)
 {
-	c->tick_stopped = false;
+	tick_runs(c, ts);
 	c->tick_sel = c->tick;
 	if (c->phase != PH_IDLE)
 		c->stop_snap = false;
@@ -556,7 +578,7 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 			if (m->tick_ns && m->grid_phase < 0 && !c->tick_stopped)
 				m->grid_phase = e->timer.expires % m->tick_ns;
 			if (c->in_tick_handler && (e->ctx & EV_CTX_HARDIRQ))
-				tick_restarted(c);
+				tick_restarted(c, e->ts);
 			else if (!stop_seq)
 				c->tick_sel = c->tick;
 			c->in_tick_handler = false;
@@ -690,9 +712,9 @@ static void on_remote(struct model *m, const struct raw_event *e)
 	}
 	/* a task woken onto an idle CPU ends its idle loop */
 	if (c->phase == PH_IDLE)
-		c->tick_stopped = false;
+		tick_runs(c, e->ts);
 	else if (c->phase == PH_LOOP)
-		loop_ends(c);
+		loop_ends(c, e->ts);
 }
 
 static int on_boundary(struct model *m, const struct raw_event *e,
@@ -715,13 +737,15 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 	if (c->closing && model_close_period(m, e->cpu, err))
 		return -1;
 	if (e->type == EV_TICK_STOP) {
-		if (e->tick_stop.success)
+		if (e->tick_stop.success && !c->tick_stopped) {
 			c->tick_stopped = true;
+			c->stop_ts = e->ts;
+		}
 		return 0;
 	}
 	/* sched_switch: the idle loop starts or ends here */
 	if (e->sw.prev_pid == 0 || e->sw.next_pid == 0) {
-		c->tick_stopped = false;
+		tick_runs(c, e->ts);
 		c->stop_snap = false;
 		c->tick_sel = c->tick;
 	}
