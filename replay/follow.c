@@ -67,6 +67,7 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 		if (!s->follows[gi] || s->skip[gi])
 			continue;
 		rc->g[gi].kscore = 0;
+		rc->g[gi].sync_from = 0;
 		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
 		memset(rc->g[gi].k, 0, sizeof(rc->g[gi].k));
 		if (attach_copy(rc, gi, 0))
@@ -330,37 +331,56 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 
 /* The end of the warm-up: the copy that agreed most goes on (the one
  * with the longest history among equals), the others stop. */
+/*
+ * The end of a window: the copy that agreed most goes on, the others
+ * stop.  Among equals, the scored one (after a disagreement: nothing
+ * showed it wrong since), else the one with the longest history.
+ */
 static void choose_copy(struct replay_cpu *rc, int gi)
 {
 	struct replay_gov_cpu *g = &rc->g[gi];
+	int j, best = g->kscore;
+
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		if (g->k[j].attached && g->k[j].same > g->k[best].same)
+			best = j;
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		if (j != best)
+			detach_copy(rc, &g->k[j]);
+	g->kscore = best;
+	g->sync_from = -1;
+}
+
+/* A free slot for a copy started at this entry, or -1. */
+static int free_copy(const struct replay_gov_cpu *g)
+{
 	int j;
 
-	g->kscore = 0;
-	for (j = 1; j < REPLAY_FOLLOW_COPIES; j++)
-		if (g->k[j].attached && g->k[j].same > g->k[g->kscore].same)
-			g->kscore = j;
 	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
-		if (j != g->kscore)
-			detach_copy(rc, &g->k[j]);
+		if (!g->k[j].attached)
+			return j;
+	return -1;
 }
 
 static void follow_one(struct replay_cpu *rc, int gi,
 		       const struct idle_period *p, s64 gap)
 {
 	struct replay_gov_cpu *g = &rc->g[gi];
-	u64 i = rc->kindex;
+	s64 i = (s64)rc->kindex, w = i - g->sync_from;
+	bool sync = g->sync_from >= 0, same;
 	struct replay_agree a = { 0 };
 	int j;
 
 	/* a copy started here is told the entry before first, as one that
 	 * had run would have been: its reflect, not a fresh device's */
-	if (i < REPLAY_FOLLOW_COPIES && i > 0 && !attach_copy(rc, gi, (int)i))
-		enter_recorded(rc, &g->k[i], &rc->kprev, rc->kprev_gap);
+	if (sync && w > 0 && w < REPLAY_FOLLOW_COPIES &&
+	    (j = free_copy(g)) >= 0 && !attach_copy(rc, gi, j))
+		enter_recorded(rc, &g->k[j], &rc->kprev, rc->kprev_gap);
 	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
 		if (!g->k[j].attached)
 			continue;
-		if (select_copy(rc, gi, j, p, j == g->kscore, &a) &&
-		    i >= REPLAY_FOLLOW_COPIES - 1 && i < REPLAY_WARMUP)
+		same = select_copy(rc, gi, j, p, j == g->kscore, &a);
+		if (sync && same && w >= REPLAY_FOLLOW_COPIES - 1)
 			g->k[j].same++;
 		enter_recorded(rc, &g->k[j], p, gap);
 	}
@@ -368,8 +388,14 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		agree_sum(&g->early, &a);
 	else
 		agree_add(&g->sc, &a);
-	if (i == REPLAY_WARMUP - 1)
+	if (sync && w == REPLAY_WARMUP - 1)
 		choose_copy(rc, gi);
+	else if (!sync && a.same < a.n) {
+		/* restart copies from the next entry, and compare */
+		g->sync_from = i;
+		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+			g->k[j].same = 0;
+	}
 }
 
 /*

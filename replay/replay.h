@@ -33,6 +33,9 @@
  * through the first REPLAY_WARMUP; the one that agreed most with the
  * kernel over the entries all saw goes on, and only the entries after
  * the warm-up are scored (all of a CPU with no more than the warm-up).
+ * After a disagreement the scored copy may hold what the kernel does
+ * not: copies restarted at the next entries replace it if one agrees
+ * more over the REPLAY_WARMUP entries that follow.
  */
 #define REPLAY_FOLLOW_COPIES	8
 #define REPLAY_WARMUP		64
@@ -226,9 +229,13 @@ struct replay_gov_cpu {
 		bool		attached;
 		bool		last_tick;	/* got_tick of its last entry */
 		int8_t		stop;		/* its last stop_tick, -1 none */
-		u32		same;		/* agreeing in the warm-up */
+		u32		same;		/* agreeing in the window */
 	}			k[REPLAY_FOLLOW_COPIES];
 	int			kscore;
+	/* copies started at entries sync_from.. (the warm-up from 0, a
+	 * resynchronisation after a disagreement), compared over
+	 * REPLAY_WARMUP entries; -1 when none runs */
+	s64			sync_from;
 	/* k[0]'s agreement in the warm-up: scored if it never ends */
 	struct replay_agree {
 		u64	n, same, faster, tick_n, tick_same, miss_n;

@@ -9,6 +9,12 @@
  *   idle-workload pingpong US DURATION      a byte bounced through two
  *                                           pipes between CPU 0 and 1,
  *                                           US apart
+ *   idle-workload spread US DURATION        sleeps spread evenly on a log
+ *                                           scale from US/16 to 16*US on
+ *                                           CPU 0 (every state of a deep
+ *                                           table gets entries)
+ *   idle-workload randpong US DURATION      the ping-pong with gaps of
+ *                                           mean US, exponential
  *   idle-workload qos US DURATION           random sleeps, with the CPU
  *                                           latency QoS held at 0 in the
  *                                           middle third and CPU 0's
@@ -88,6 +94,21 @@ static int random_sleeps(unsigned long long us, unsigned long long end)
 	return 0;
 }
 
+/* Log-uniform sleeps from @us/16 to 16*@us, from a fixed seed. */
+static int spread_sleeps(unsigned long long us, unsigned long long end)
+{
+	unsigned int seed = 1;
+
+	pin(0);
+	while (now_ns() < end) {
+		double u = rand_r(&seed) / ((double)RAND_MAX + 1.0);
+
+		ns_sleep((unsigned long long)((double)us * 1000.0 / 16.0 *
+					      exp(u * log(256.0))));
+	}
+	return 0;
+}
+
 #define CPU0_RESUME_LATENCY \
 	"/sys/devices/system/cpu/cpu0/power/pm_qos_resume_latency_us"
 
@@ -141,7 +162,19 @@ static int qos_sleeps(unsigned long long us, unsigned long long end)
 	return rc;
 }
 
-static int pingpong(unsigned long long us, unsigned long long end)
+/* The gap before the next bounce: @us, or exponential of mean @us. */
+static unsigned long long gap_ns(unsigned long long us, unsigned int *seed)
+{
+	double u;
+
+	if (!seed)
+		return us * 1000;
+	u = (rand_r(seed) + 1.0) / ((double)RAND_MAX + 2.0);
+	return (unsigned long long)(-log(u) * (double)us * 1000.0);
+}
+
+static int pingpong(unsigned long long us, unsigned long long end,
+		    unsigned int *seed)
 {
 	int to[2], from[2];
 	char c = 'x';
@@ -164,7 +197,7 @@ static int pingpong(unsigned long long us, unsigned long long end)
 	close(to[0]);
 	close(from[1]);
 	while (now_ns() < end) {
-		ns_sleep(us * 1000);
+		ns_sleep(gap_ns(us, seed));
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
 			break;
 	}
@@ -176,13 +209,15 @@ static int pingpong(unsigned long long us, unsigned long long end)
 static int usage(void)
 {
 	fprintf(stderr, "usage: idle-workload idle SECONDS\n"
-		"       idle-workload periodic|random|pingpong|qos US SECONDS\n");
+		"       idle-workload periodic|random|spread|pingpong|"
+		"randpong|qos US SECONDS\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long long us, end;
+	unsigned int seed = 1;
 	double secs;
 
 	if (argc == 3 && !strcmp(argv[1], "idle")) {
@@ -203,8 +238,12 @@ int main(int argc, char **argv)
 		return periodic(us, end);
 	if (!strcmp(argv[1], "random"))
 		return random_sleeps(us, end);
+	if (!strcmp(argv[1], "spread"))
+		return spread_sleeps(us, end);
 	if (!strcmp(argv[1], "pingpong"))
-		return pingpong(us, end);
+		return pingpong(us, end, NULL);
+	if (!strcmp(argv[1], "randpong"))
+		return pingpong(us, end, &seed);
 	if (!strcmp(argv[1], "qos"))
 		return qos_sleeps(us, end);
 	return usage();

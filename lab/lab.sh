@@ -1,0 +1,425 @@
+#!/usr/bin/env bash
+# idlelab's lab: real arm64 kernels (Debian's) under qemu-system-aarch64,
+# with the idle states of a table file written into the guest's device
+# tree, so that replay can be checked against kernels that must choose
+# between several states.  doc/lab.md has the whole story.
+#
+#   lab/lab.sh fetch [VERSION...]     kernels (6.12, 6.1), busybox, the
+#                                     kernels' governor sources
+#   lab/lab.sh capture [options] -o DIR
+#                                     boot, run a workload, bring back the
+#                                     traces, the guest's sysfs and table
+#   lab/lab.sh replay DIR             import and replay a capture, print
+#                                     the agreement with the kernel (the
+#                                     live governor and the kernel's own
+#                                     governor file); status 1 if the
+#                                     running machine's traces are below
+#                                     99.5%
+set -euo pipefail
+
+LAB=$(cd "$(dirname "$0")" && pwd)
+TOP=$(dirname "$LAB")
+CACHE=${IDLELAB_LAB_CACHE:-/var/cache/idlelab/lab}
+IDLELAB=${IDLELAB:-$TOP/idlelab}
+CROSS_CC=${CROSS_CC:-aarch64-linux-gnu-gcc}
+QEMU=${QEMU:-qemu-system-aarch64}
+
+# What a capture traces, from boot and in the mid-run instance: the events
+# doc/importing.md reads (sched_switch too; --events takes others).
+EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
+	power/pm_qos_add_request power/pm_qos_update_request
+	power/pm_qos_remove_request timer/hrtimer_start timer/hrtimer_cancel
+	timer/hrtimer_expire_entry timer/tick_stop timer/timer_start
+	timer/timer_cancel timer/timer_expire_entry irq/irq_handler_entry
+	irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
+	ipi/ipi_send_cpu ipi/ipi_send_cpumask sched/sched_wakeup
+	sched/sched_switch"
+
+die() {
+	echo "lab: $*" >&2
+	exit 2
+}
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+	cat <<'EOF'
+capture options:
+  -k, --kernel VER     6.12 (default) or 6.1 (Debian's arm64 kernels,
+                       fetched first), or the path of an arm64 Image
+  -t, --table FILE     idle states for the device tree (default
+                       lab/tables/arm4.table); state 0 must be WFI 1/1
+  -n, --cpus N         vCPUs, 2 or more (default 2)
+  -g, --governor G     the kernel's governor from boot (default menu)
+  -w, --workload "MODE US"
+                       tests/idle-workload's mode and time (default
+                       "spread 1500")
+  -s, --seconds S      workload length (default 10)
+  -e, --events LIST    events of the mid-run capture (default: all that
+                       import reads), SUBSYSTEM/EVENT, blank-separated
+  -o DIR               where the capture goes (created)
+      --no-icount      guest time is the host's (plain TCG): every kernel
+                       path takes tens of times longer than on hardware
+      --rcu-on-cpus    RCU callbacks stay on the CPUs (no rcu_nocbs=):
+                       the tick then stays on for them, which no trace
+                       event shows
+Environment: IDLELAB_LAB_CACHE (default /var/cache/idlelab/lab), QEMU,
+CROSS_CC, IDLELAB (the idlelab binary for replay), LAB_QEMU_ARGS (more
+QEMU options).
+EOF
+}
+
+# newest_image SERIES: the arm64 image package of Debian's linux-source
+# SERIES, at the source package's own version (so the governor files
+# built from it are the ones that ran).
+newest_image() {
+	local ver pkg
+	ver=$(dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null) ||
+		die "linux-source-$1 is not installed (apt-get install linux-source-$1)"
+	for pkg in $(apt-cache pkgnames linux-image- | grep -E \
+		"^linux-image-$1[.0-9]*(\+deb[0-9]+)?(-[0-9]+)?-arm64-unsigned\$" | sort -V -r); do
+		if apt-cache show "$pkg:arm64" 2>/dev/null | grep -qx "Version: $ver"; then
+			echo "$pkg"
+			return
+		fi
+	done
+	die "no arm64 image of version $ver (dpkg --add-architecture arm64; apt-get update)"
+}
+
+# fetch_kernel SERIES: $CACHE/SERIES/{Image,config,version,governors/,
+# modules/}
+fetch_kernel() {
+	local s=$1 d=$CACHE/$1 pkg tmp src
+	[ -f "$d/Image" ] && [ -f "$d/governors/menu.c" ] && [ -d "$d/modules" ] &&
+		return
+	pkg=$(newest_image "$s")
+	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
+	echo "lab: fetching $pkg" >&2
+	(cd "$tmp" && apt-get download -q "$pkg:arm64" >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"; die "apt-get download $pkg:arm64 failed"; }
+	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
+	mkdir -p "$tmp/k/governors"
+	mv "$tmp"/x/boot/vmlinuz-* "$tmp/k/Image"
+	mv "$tmp"/x/boot/config-* "$tmp/k/config"
+	# where virtio-serial is modular (6.1), the guest loads these
+	mkdir -p "$tmp/k/modules"
+	for f in virtio/virtio_pci_legacy_dev virtio/virtio_pci_modern_dev \
+		 virtio/virtio_pci char/virtio_console; do
+		cp "$tmp"/x/lib/modules/*/kernel/drivers/$f.ko "$tmp/k/modules/" \
+			2>/dev/null || true
+	done
+	dpkg-query -W -f='${Version}\n' "linux-source-$s" > "$tmp/k/version"
+	# The governor sources of the same release, for `governor build`.
+	src=/usr/src/linux-source-$s.tar.xz
+	tar -xJf "$src" -C "$tmp" --wildcards \
+		"linux-source-$s/drivers/cpuidle/governors/*.c" ||
+		{ rm -rf "$tmp"; die "cannot read $src"; }
+	mv "$tmp/linux-source-$s"/drivers/cpuidle/governors/*.c \
+		"$tmp/k/governors/"
+	rm -rf "$d"
+	mv "$tmp/k" "$d"
+	rm -rf "$tmp"
+}
+
+fetch_busybox() {
+	local tmp
+	[ -x "$CACHE/busybox" ] && return
+	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
+	(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"; die "apt-get download busybox-static:arm64 failed"; }
+	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
+	mv "$tmp/x/bin/busybox" "$CACHE/busybox"
+	rm -rf "$tmp"
+}
+
+# trace-cmd and the libraries it loads, for binary captures (trace.dat,
+# nanosecond times) in the guest: $CACHE/tracecmd/ holds the files laid
+# out as in the guest's root.
+fetch_tracecmd() {
+	local tmp d=$CACHE/tracecmd f
+	[ -x "$d/usr/bin/trace-cmd" ] && return
+	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
+	(cd "$tmp" && apt-get download -q trace-cmd:arm64 libtraceevent1:arm64 \
+		libtracefs1:arm64 libzstd1:arm64 libc6:arm64 >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"; die "apt-get download of trace-cmd:arm64 and its libraries failed"; }
+	for f in "$tmp"/*.deb; do
+		dpkg-deb -x "$f" "$tmp/x"
+	done
+	mkdir -p "$tmp/t/usr/bin" "$tmp/t/lib/aarch64-linux-gnu" \
+		"$tmp/t/usr/lib/aarch64-linux-gnu"
+	cp -a "$tmp/x/usr/bin/trace-cmd" "$tmp/t/usr/bin/"
+	cp -a "$tmp/x/lib/ld-linux-aarch64.so.1" "$tmp/t/lib/"
+	cp -a "$tmp/x/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" \
+		"$tmp/x/lib/aarch64-linux-gnu/libc.so.6" \
+		"$tmp/t/lib/aarch64-linux-gnu/"
+	cp -a "$tmp"/x/usr/lib/aarch64-linux-gnu/lib{traceevent,tracefs,zstd}.so.* \
+		"$tmp/t/usr/lib/aarch64-linux-gnu/"
+	rm -rf "$d"
+	mv "$tmp/t" "$d"
+	rm -rf "$tmp"
+}
+
+# The workload, static for the guest; rebuilt when its source changes.
+build_workload() {
+	local src=$TOP/tests/idle-workload.c out=$CACHE/idle-workload
+	[ -x "$out" ] && [ "$out" -nt "$src" ] && return
+	command -v "$CROSS_CC" >/dev/null ||
+		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
+	"$CROSS_CC" -O2 -static -o "$out.tmp" "$src" -lm
+	mv "$out.tmp" "$out"
+}
+
+cmd_fetch() {
+	mkdir -p "$CACHE"
+	[ $# -gt 0 ] || set -- 6.12 6.1
+	fetch_busybox
+	fetch_tracecmd
+	build_workload
+	for s in "$@"; do
+		case $s in 6.1|6.12) fetch_kernel "$s" ;;
+		*) die "unknown kernel series '$s' (6.12 or 6.1)" ;;
+		esac
+	done
+}
+
+# dt_states TABLE: "NAME LATENCY_US RESIDENCY_US" of states 1.. (state 0
+# is the driver's WFI).
+dt_states() {
+	awk '$1 == "state" && $2 > 0 {
+		n = $3; gsub(/"/, "", n)
+		print n, $4, $5
+	}' "$1"
+}
+
+# make_dtb TABLE NCPUS OUT: QEMU's own device tree of the machine, with
+# an idle-states node and every CPU pointing at its states.
+make_dtb() {
+	local table=$1 ncpu=$2 out=$3 i=0 name lat res entry ph list= c
+	"$QEMU" -machine "virt,gic-version=2,dumpdtb=$out" -cpu cortex-a57 \
+		-smp "$ncpu" -m 1024 -nographic >/dev/null 2>&1 ||
+		die "$QEMU could not dump the virt device tree"
+	fdtput -c "$out" /cpus/idle-states
+	fdtput -t s "$out" /cpus/idle-states entry-method psci
+	while read -r name lat res; do
+		i=$((i + 1))
+		# whole microseconds: the DT has no finer unit
+		case "$lat$res" in *[!0-9]*) die "$table: state $i: times must be whole us in the lab" ;; esac
+		entry=$((lat / 4))
+		ph=$((0x4c00 + i))
+		c=/cpus/idle-states/$name
+		fdtput -c "$out" "$c"
+		fdtput -t s "$out" "$c" compatible arm,idle-state
+		fdtput -t s "$out" "$c" idle-state-name "$name"
+		# retention (bit 16 clear): QEMU answers with a WFI, and the
+		# kernel keeps its context
+		fdtput -t x "$out" "$c" arm,psci-suspend-param "$i"
+		fdtput -t i "$out" "$c" entry-latency-us "$entry"
+		fdtput -t i "$out" "$c" exit-latency-us "$((lat - entry))"
+		fdtput -t i "$out" "$c" min-residency-us "$res"
+		fdtput -t i "$out" "$c" phandle "$ph"
+		list="$list $ph"
+	done < <(dt_states "$table")
+	[ $i -gt 0 ] || die "$table: no state above 0"
+	for c in $(fdtget -l "$out" /cpus | grep '^cpu@'); do
+		# shellcheck disable=SC2086
+		fdtput -t i "$out" "/cpus/$c" cpu-idle-states $list
+	done
+}
+
+cmd_capture() {
+	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
+	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
+	local icount="-icount shift=0,sleep=on" rcu=yes extra guest
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-k|--kernel) kernel=$2; shift 2 ;;
+		-t|--table) table=$2; shift 2 ;;
+		-n|--cpus) ncpu=$2; shift 2 ;;
+		-g|--governor) gov=$2; shift 2 ;;
+		-w|--workload) work=$2; shift 2 ;;
+		-s|--seconds) secs=$2; shift 2 ;;
+		-e|--events) events=$2; shift 2 ;;
+		-o) out=$2; shift 2 ;;
+		--no-icount) icount=; shift ;;
+		--rcu-on-cpus) rcu=; shift ;;
+		-h|--help) usage; exit 0 ;;
+		*) die "capture: unknown option '$1'" ;;
+		esac
+	done
+	[ -n "$out" ] || die "capture: -o DIR is required"
+	[ -f "$table" ] || die "capture: no table file '$table'"
+	[ "$ncpu" -ge 2 ] 2>/dev/null ||
+		die "capture: --cpus must be 2 or more (one CPU has no idle driver)"
+	mkdir -p "$CACHE"
+	fetch_busybox
+	fetch_tracecmd
+	build_workload
+	case $kernel in
+	6.1|6.12) fetch_kernel "$kernel"; img=$CACHE/$kernel/Image ;;
+	6.12-teo)
+		img=$CACHE/$kernel/Image
+		[ -f "$img" ] || die "capture: no $img (lab/build-kernel.sh builds it)" ;;
+	*) [ -f "$kernel" ] || die "capture: no kernel '$kernel'"; img=$kernel ;;
+	esac
+	mkdir -p "$out"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+
+	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
+	mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" \
+		"$tmp/root/dev" "$tmp/root/tmp"
+	cp "$LAB/guest/init" "$tmp/root/init"
+	cp "$CACHE/busybox" "$tmp/root/bin/busybox"
+	cp "$CACHE/idle-workload" "$tmp/root/bin/idle-workload"
+	cp -a "$CACHE/tracecmd/." "$tmp/root/"
+	if [ -d "$(dirname "$img")/modules" ]; then
+		mkdir -p "$tmp/root/lib/lab-modules"
+		cp "$(dirname "$img")"/modules/*.ko "$tmp/root/lib/lab-modules/" \
+			2>/dev/null || true
+	fi
+	cat > "$tmp/root/lab.conf" <<EOF
+LAB_WORKLOAD="$work"
+LAB_SECONDS=$secs
+LAB_EVENTS="$(echo $events)"
+LAB_SETTLE=1
+EOF
+	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"
+
+	boot=$(echo $events initcall/initcall_start initcall/initcall_finish | tr ' /' ',:')
+	cp "$table" "$out/dt.table"
+	echo "lab: $(basename "$img" ) $kernel, $ncpu vCPUs, $gov, $(basename "$table"), $work x ${secs}s" >&2
+	rm -f "$out/out.tar"
+	# icount: the guest's clock advances 1 ns per instruction while it
+	# runs, so kernel paths take about as long as on hardware; nocbs:
+	# RCU callbacks go to kthreads, so rcu_needs_cpu() never keeps the
+	# tick (doc/lab.md)
+	extra=
+	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	# in the background, so that a signal to this script stops the guest
+	# too: no guest outlives its capture
+	# shellcheck disable=SC2086
+	timeout $((secs * 10 + 300)) "$QEMU" \
+		-machine virt,gic-version=2 -cpu cortex-a57 -smp "$ncpu" -m 1024 \
+		$icount ${LAB_QEMU_ARGS:-} \
+		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
+		-append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 cpuidle.governor=$gov $extra trace_event=$boot trace_buf_size=16M" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" \
+		-device virtio-serial-pci \
+		-chardev "file,id=lab,path=$out/out.tar" \
+		-device virtserialport,chardev=lab,name=lab &
+	guest=$!
+	trap 'kill "$guest" 2>/dev/null; exit 1' INT TERM HUP
+	wait "$guest" ||
+		die "capture: qemu failed or timed out (see $out/console.log)"
+	trap - INT TERM HUP
+	tar -xf "$out/out.tar" -C "$out" ||
+		die "capture: no output from the guest (see $out/console.log)"
+	rm -f "$out/out.tar"
+	case $(cat "$out/status") in
+	ok\ 0) ;;
+	*) die "capture: the guest says: $(cat "$out/status")" ;;
+	esac
+	[ "$(cat "$out/sysfs-before/cpuidle/current_governor")" = "$gov" ] ||
+		die "capture: the guest's governor is $(cat "$out/sysfs-before/cpuidle/current_governor"), not $gov"
+	# From boot, the CPUs idle by default_idle_call() (traced as state 1,
+	# no governor) until the driver registers: the governors' own
+	# entries begin when psci_idle_init() returns.
+	awk '/^#/ && !on { print; next }
+	     /initcall_finish: func=psci_idle_init\+/ { on = 1 }
+	     on' "$out/boot.txt" > "$out/gov.txt"
+	grep -q 'cpu_idle: ' "$out/gov.txt" ||
+		die "capture: no idle entries after psci_idle_init in $out/boot.txt"
+	# The table the kernel registered, as idlelab reads sysfs.
+	"$IDLELAB" states --sysfs-root "$out/sysfs-before" --save "$out/states.table" >/dev/null
+	echo "$gov" > "$out/governor"
+	echo "$kernel" > "$out/kernel"
+}
+
+# kernel_governor SERIES GOV: the plugin of the kernel's own governor
+# file, built once per cache
+kernel_governor() {
+	local src=$CACHE/$1/governors/$2.c so=$CACHE/$1/$2.so
+	[ -f "$src" ] || return 1
+	if [ ! -f "$so" ] || [ "$src" -nt "$so" ]; then
+		"$IDLELAB" governor build "$src" -o "$so.tmp" >/dev/null 2>&1 ||
+			die "governor build $src failed"
+		mv "$so.tmp" "$so"
+	fi
+	echo "$so"
+}
+
+# agreement DIR FILE JUDGE [IMPORT-OPTION...]: import DIR/FILE, replay
+# it with the live governor (built in) and the kernel's own file; a line
+# per column: FILE COLUMN ENTRIES SAME% TICK% MISS% VERDICT.  The verdict
+# (doc/lab.md): at least 99.5% of the entries, ticks stops and miss
+# classes agree, and at most one disagrees where that is fewer (ok);
+# "-" for the built-in where the kernel's file is there, and for every
+# column unless JUDGE is "judge".
+agreement() {
+	local d=$1 f=$2 judge=$3 gov kernel so cols name=${2//./-}
+	shift 3
+	gov=$(cat "$d/governor")
+	kernel=$(cat "$d/kernel")
+	"$IDLELAB" import -q --states "$d/states.table" --governor "$gov" \
+		"$@" -o "$d/$name.idl" "$d/$f" 2>"$d/$name.import.log" ||
+		die "import of $d/$f failed (see $d/$name.import.log)"
+	cols=$gov
+	if so=$(kernel_governor "$kernel" "$gov"); then
+		cols="$cols,$so"
+	fi
+	"$IDLELAB" replay -g "$cols" --format json -o "$d/$name.json" \
+		"$d/$name.idl" ||
+		die "replay of $d/$name.idl failed"
+	python3 - "$d/$name.json" "$f" "$judge" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["replay"]["traces"][0]
+g = t["governors"]
+own = any("/" in c for c in g)
+bad = 0
+for col, s in g.items():
+    if not s.get("agreement_entries"):
+        continue
+    label = "built-in" if "/" not in col else "kernel file"
+    verdict = "ok"
+    for n, same in ((s["agreement_entries"], s["agreement_same"]),
+                    (s["agreement_tick_stops"], s["agreement_tick_same"]),
+                    (s["miss_entries"], sum(s["miss_matrix"][k] for k in
+                     ("kernel_none/replay_none", "kernel_above/replay_above",
+                      "kernel_below/replay_below")))):
+        if n and n - same > max(1, n // 200):
+            verdict = "FAIL"
+    if (own and label == "built-in") or sys.argv[3] != "judge":
+        verdict = "-"
+    bad += verdict == "FAIL"
+    pct = lambda k: "%6.2f" % s[k] if s.get(k) is not None else "     -"
+    print("%-8s %-12s %6d %s %s %s  %s" % (sys.argv[2], label,
+          s["agreement_entries"], pct("agreement_pct"),
+          pct("agreement_tick_pct"), pct("miss_agreement_pct"), verdict))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# The traces of a capture: the running machine's (text and trace.dat),
+# judged, and the one from boot (with the kernel's boot in it); the
+# status is 1 when a judged one fails.
+cmd_replay() {
+	local d=${1:-} rc=0
+	[ -n "$d" ] && [ -f "$d/gov.txt" ] || die "replay: no capture in '${d:-}'"
+	echo "trace    column       entries  same%  tick%  miss%  verdict"
+	if [ -f "$d/mid.txt" ]; then
+		agreement "$d" mid.txt judge || rc=1
+	fi
+	if [ -f "$d/mid.dat" ]; then
+		agreement "$d" mid.dat judge --instance lab || rc=1
+	fi
+	agreement "$d" gov.txt show || rc=1
+	return $rc
+}
+
+case ${1:-} in
+fetch) shift; cmd_fetch "$@" ;;
+capture) shift; cmd_capture "$@" ;;
+replay) shift; cmd_replay "$@" ;;
+-h|--help|"") usage ;;
+*) die "unknown command '$1' (fetch, capture)" ;;
+esac

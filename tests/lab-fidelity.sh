@@ -1,0 +1,65 @@
+#!/bin/sh
+# Replay fidelity on a real kernel that must choose between several idle
+# states (doc/lab.md): Debian's arm64 6.12 under qemu-system-aarch64, the
+# four states of lab/tables/arm4.table in its device tree, two vCPUs.
+# One capture under menu and one under ladder (the governors Debian's
+# kernel has), each traced from boot and, during the workload, as a
+# user's capture of a running machine (tracefs text and trace.dat); the
+# kernel's own governor file (from linux-source-6.12, `governor build`)
+# must agree with the kernel's states, tick stops and miss classes on at
+# least 99.5% of the entries of each (lab/lab.sh replay).  SKIP when the
+# lab's packages are missing (./quickstart check installs them) or the
+# kernel package cannot be fetched.  LAB_SECONDS sets the workload's
+# length (default 8).
+set -u
+: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+LAB=$top_srcdir/lab/lab.sh
+S=${LAB_SECONDS:-8}
+
+for t in qemu-system-aarch64 fdtput aarch64-linux-gnu-gcc cpio python3 \
+	 apt-get dpkg-deb; do
+	command -v $t >/dev/null ||
+		{ echo "SKIP: no $t (./quickstart check installs the lab)"; exit 77; }
+done
+dpkg-query -W -f='${Status}' linux-source-6.12 2>/dev/null |
+	grep -q 'install ok installed' ||
+	{ echo "SKIP: linux-source-6.12 is not installed"; exit 77; }
+dpkg --print-foreign-architectures | grep -qx arm64 ||
+	{ echo "SKIP: no arm64 packages (dpkg --add-architecture arm64)"; exit 77; }
+if [ -z "${IDLELAB_LAB_CACHE:-}" ] && [ "$(id -u)" != 0 ]; then
+	IDLELAB_LAB_CACHE=${TMPDIR:-/tmp}/idlelab-lab-$(id -u)
+	export IDLELAB_LAB_CACHE
+fi
+IDLELAB=$(cd "$(dirname "$IDLELAB")" && pwd)/$(basename "$IDLELAB")
+export IDLELAB
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+
+if ! bash "$LAB" fetch 6.12 >"$T/fetch.log" 2>&1; then
+	if grep -q 'apt-get download' "$T/fetch.log"; then
+		echo "SKIP: $(tail -1 "$T/fetch.log")"
+		exit 77
+	fi
+	echo "FAIL: lab fetch"
+	cat "$T/fetch.log"
+	exit 1
+fi
+
+fail=0
+for gov in menu ladder; do
+	echo "$gov, Debian 6.12 arm64, arm4 table, 2 vCPUs, spread 1500 us x ${S} s:"
+	if ! bash "$LAB" capture -k 6.12 -t "$top_srcdir/lab/tables/arm4.table" \
+		-n 2 -g $gov -w "spread 1500" -s "$S" -o "$T/$gov" \
+		>"$T/$gov.log" 2>&1; then
+		echo "FAIL: $gov: capture"
+		cat "$T/$gov.log" "$T/$gov/console.log" 2>/dev/null | tail -20
+		fail=1
+		continue
+	fi
+	bash "$LAB" replay "$T/$gov" >"$T/$gov.replay" 2>&1 ||
+		{ fail=1; echo "FAIL: $gov: agreement below 99.5%"; }
+	sed 's/^/  /' "$T/$gov.replay"
+done
+exit $fail
