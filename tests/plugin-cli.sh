@@ -109,6 +109,21 @@ assert i["ticks_kept"] > 0
 assert "internals" not in t[k]
 PY
 
+# A plugin whose reflect writes one past its per-CPU ring (koob.c): the
+# write stays in that CPU's own per-CPU copy, as in the kernel, so -j 2
+# gives what -j 1 gives (with CPUs' copies side by side it changed the
+# next CPU's, and one -j 2 run in five differed).
+kbuild "$P/koob.c" "$T/koob.so" || bad "build koob: $(cat "$T/build.out")"
+same=yes
+for j in 1 2 2 2 2 2; do
+	"$IDLELAB" replay -j $j -g "$T/koob.so" --format csv \
+		-o "$T/koob$j.csv" "$top_srcdir"/traces/data/*.idl ||
+		bad "koob: replay -j $j"
+	cmp -s "$T/koob1.csv" "$T/koob$j.csv" || same=no
+done
+[ $same = yes ] && ok "per-CPU data apart: -j 2 = -j 1 (5 runs)" ||
+	bad "per-CPU data: -j 2 differs from -j 1"
+
 # A module parameter is one variable in the plugin, while replay runs
 # traces on several threads, each with its own value (kparam takes the
 # haltpoll captures' 0 and its default 200000 on the others): -j 2 must

@@ -5,9 +5,11 @@
  * core would: the registered governor, its module parameters, and per
  * replayed device a slot with the kernel's struct cpuidle_device and
  * driver.  The slot number is the "CPU" the governor sees, so that two
- * devices of one CPU (a replay column and its kernel-driven copy) keep
- * apart in the governor's per-CPU data.
+ * devices of one CPU (a replay column and its kernel-driven copies) keep
+ * apart in the governor's per-CPU data: each slot has its own copy of
+ * the governor's per-CPU section.  Slots are reused once disabled.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "kc-bridge.h"
@@ -22,9 +24,54 @@ static int nr_params;
 struct slot {
 	struct cpuidle_driver	drv;
 	struct cpuidle_device	dev;
+	char			*percpu;	/* its per-CPU section */
 };
 static struct slot *slots[KC_SLOTS];
 static int nr_slots;
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The governor's per-CPU variables (DEFINE_PER_CPU): their initial
+ * values, which each slot's copy starts from, as each CPU's area does. */
+extern char __start_kc_percpu_data[] __attribute__((weak));
+extern char __stop_kc_percpu_data[] __attribute__((weak));
+/* what a write past the section's end lands in, in each copy */
+#define PERCPU_SLACK	4096
+
+void *kc_percpu(int slot, const void *var)
+{
+	const char *start = __start_kc_percpu_data;
+
+	return slots[slot]->percpu + ((const char *)var - start);
+}
+
+static char *percpu_copy(void)
+{
+	const char *start = __start_kc_percpu_data;
+	size_t n = start ? (size_t)(__stop_kc_percpu_data - start) : 0;
+	char *p = calloc(1, n + PERCPU_SLACK);
+
+	if (p && n)
+		memcpy(p, start, n);
+	return p;
+}
+
+/* A free slot (the lowest), or -1. */
+static int take_slot(struct slot *s)
+{
+	int n;
+
+	pthread_mutex_lock(&slots_lock);
+	for (n = 0; n < nr_slots && slots[n]; n++)
+		;
+	if (n == nr_slots && nr_slots < KC_SLOTS)
+		nr_slots++;
+	if (n < nr_slots)
+		slots[n] = s;
+	else
+		n = -1;
+	pthread_mutex_unlock(&slots_lock);
+	return n;
+}
 
 int cpuidle_register_governor(struct cpuidle_governor *g)
 {
@@ -147,12 +194,15 @@ static void fill_driver(struct cpuidle_driver *drv, const struct kc_state *s,
 int kc_enable(const struct kc_state *states, int count, struct kc_dev *d,
 	      int *slot)
 {
-	struct slot *s;
+	struct slot *s = calloc(1, sizeof(*s));
 	int n, i, ret;
 
-	n = __atomic_fetch_add(&nr_slots, 1, __ATOMIC_RELAXED);
-	if (n >= KC_SLOTS || !(s = calloc(1, sizeof(*s))))
+	if (!s || !(s->percpu = percpu_copy()) || (n = take_slot(s)) < 0) {
+		if (s)
+			free(s->percpu);
+		free(s);
 		return -1;
+	}
 	fill_driver(&s->drv, states, count);
 	s->dev.cpu = (unsigned int)n;
 	s->dev.registered = 1;
@@ -161,7 +211,6 @@ int kc_enable(const struct kc_state *states, int count, struct kc_dev *d,
 	/* before 5.5 a state disabled for every CPU was drv->states[].disabled */
 	for (i = 0; i < count && i < KC_STATE_MAX; i++)
 		s->drv.states[i].disabled = d->disable[i] != 0;
-	slots[n] = s;
 	*slot = n;
 	kc_cpu = n;
 	ret = gov->enable ? gov->enable(&s->drv, &s->dev) : 0;
@@ -176,7 +225,10 @@ void kc_disable(int slot)
 	kc_cpu = slot;
 	if (gov->disable)
 		gov->disable(&s->drv, &s->dev);
+	pthread_mutex_lock(&slots_lock);
 	slots[slot] = NULL;
+	pthread_mutex_unlock(&slots_lock);
+	free(s->percpu);
 	free(s);
 }
 

@@ -253,19 +253,28 @@ static inline u64 sched_clock(void)
 	return kc_env->now_ns;
 }
 
-/* ---- per-CPU data: one slot per replayed device --------------------- */
-
+/*
+ * ---- per-CPU data: one copy per replayed device ---------------------
+ *
+ * A governor's per-CPU variables go into one section; each slot (the
+ * "CPU" of a replayed device) gets its own copy of it, apart from the
+ * others' as each CPU's per-CPU area is in the kernel: a write past one
+ * variable lands in the next one of the same slot, never in another
+ * slot's, whatever thread runs which (replay -j).
+ */
 #define KC_SLOTS		4096
 extern __thread int kc_cpu;	/* the slot of the current call */
+void *kc_percpu(int slot, const void *var);
 
-#define DEFINE_PER_CPU(type, name)	__typeof__(type) name[KC_SLOTS]
-#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name[KC_SLOTS]
-#define per_cpu(var, cpu)		((var)[(cpu)])
-#define per_cpu_ptr(ptr, cpu)		(&(*(ptr))[(cpu)])
+#define DEFINE_PER_CPU(type, name) \
+	__attribute__((section("kc_percpu_data"))) __typeof__(type) name
+#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name
+#define per_cpu_ptr(ptr, cpu)	((__typeof__(ptr))kc_percpu((cpu), (ptr)))
+#define per_cpu(var, cpu)		(*per_cpu_ptr(&(var), (cpu)))
 #define this_cpu_ptr(ptr)		per_cpu_ptr(ptr, kc_cpu)
 #define raw_cpu_ptr(ptr)		per_cpu_ptr(ptr, kc_cpu)
-#define __this_cpu_read(var)		((var)[kc_cpu])
-#define __this_cpu_write(var, v)	((var)[kc_cpu] = (v))
+#define __this_cpu_read(var)		(*this_cpu_ptr(&(var)))
+#define __this_cpu_write(var, v)	(*this_cpu_ptr(&(var)) = (v))
 #define this_cpu_read(var)		__this_cpu_read(var)
 #define smp_processor_id()		kc_cpu
 #define raw_smp_processor_id()		kc_cpu
