@@ -132,6 +132,8 @@ static void summary(const char *in, const struct import_summary *s)
 	const struct model_stats *st = &s->stats;
 	double secs = s->seconds;
 	char hz[32] = "unknown";
+	uint64_t bad;
+	int64_t lag;
 	int i;
 
 	if (st->hz)
@@ -195,6 +197,12 @@ static void summary(const char *in, const struct import_summary *s)
 		fprintf(stderr, "timer migration (Linux 6.9 on): idle CPUs' "
 			"unpinned timers counted for the last active CPU, at "
 			"%llu selects\n", (unsigned long long)st->tmigr_last);
+	if ((lag = model_residency_lag(st, &bad)) >= 0)
+		fprintf(stderr, "the kernel's measure of idle periods (its "
+			"cpu_idle_miss): %lld ns shorter than the trace's "
+			"(contradicts %llu of %llu bounds)\n", (long long)lag,
+			(unsigned long long)bad,
+			(unsigned long long)st->lag_bounds);
 	if (st->drift_known)	/* in tenths of a ppm, without a "-0.0" */
 		fprintf(stderr, "trace clock against CLOCK_MONOTONIC: %+.1f "
 			"ppm (followed)\n",

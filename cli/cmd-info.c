@@ -198,6 +198,10 @@ static void print_text(const char *file, const struct trace_meta *m,
 		printf("poll ends:     seen in the capture for %" PRIu64
 		       " polls (need_resched flag or wakeups)\n",
 		       m->poll_ends_seen);
+	if (m->residency_lag_ns >= 0)
+		printf("idle measure:  the kernel's is %" PRId64 " ns shorter "
+		       "than the trace's (its cpu_idle_miss classes)\n",
+		       m->residency_lag_ns);
 	print_table(&m->table);
 
 	printf("\nPer CPU:\n  %4s %12s %8s %12s\n", "cpu", "periods",
@@ -277,6 +281,9 @@ static json_t *json_meta(const struct trace_meta *m)
 			    json_integer((json_int_t)m->lost_events));
 	json_object_set_new(o, "poll_ends_seen",
 			    json_integer((json_int_t)m->poll_ends_seen));
+	json_object_set_new(o, "residency_lag_ns", m->residency_lag_ns >= 0 ?
+			    json_integer((json_int_t)m->residency_lag_ns) :
+			    json_null());
 	for (i = 0; i < t->count; i++) {
 		const struct cstate *c = &t->states[i];
 

@@ -188,13 +188,22 @@ static bool woken(u8 cause)
  * copy's poll limit and the idle loop went on at once (the next entry
  * within the merge gap), a guess that a task's short run can fool.
  */
+/* @p's idle time as the kernel measured it (replay.h, residency_lag_ns) */
+static s64 kernel_residency(const struct replay_setup *s,
+			    const struct idle_period *p)
+{
+	s64 d = (s64)(p->exit_ns - p->entry_ns);
+
+	return d > s->residency_lag_ns ? d - s->residency_lag_ns : 0;
+}
+
 static void enter_recorded(struct replay_cpu *rc, struct replay_kcopy *k,
 			   const struct idle_period *p, s64 gap)
 {
 	const struct replay_setup *s = rc->setup;
 	struct cpuidle_driver *drv = &rc->drv;
 	struct cpuidle_device *dev = &k->dev;
-	s64 dur = (s64)(p->exit_ns - p->entry_ns);
+	s64 dur = kernel_residency(s, p);
 	int st = p->state;
 
 	if (drv->states[st].flags & CPUIDLE_FLAG_POLLING) {
@@ -324,7 +333,7 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 		a->miss_n++;
 		a->miss[miss_of_flags(p->flags)]
 		       [idl_core_classify(&rc->drv, dev, idx,
-					  (s64)(p->exit_ns - p->entry_ns))]++;
+					  kernel_residency(s, p))]++;
 	}
 	return idx == p->state;
 }

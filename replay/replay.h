@@ -91,6 +91,10 @@ struct replay_setup {
 	/* IP_POLL_LIMIT tells how the kernel's polls ended (the capture
 	 * showed it), not a guess from the default poll time limit */
 	bool		poll_ends_seen;
+	/* the trace's periods less the kernel's measure of them, ns (its
+	 * residency_lag_ns, 0 if not known): what the agreement copies are
+	 * told the kernel measured */
+	s64		residency_lag_ns;
 	uint32_t	events_seen;	/* trace_meta.events_seen */
 	/* derived at setup */
 	int		nok;		/* allowed states (enabled, latency) */

@@ -146,6 +146,7 @@ static int setup_trace(struct replay_trace *tr, const struct replay_opts *o,
 	s->miss_recorded = !m->events_seen ||
 			   (m->events_seen & (1U << EV_CPU_IDLE_MISS));
 	s->poll_ends_seen = m->poll_ends_seen;
+	s->residency_lag_ns = m->residency_lag_ns > 0 ? m->residency_lag_ns : 0;
 	if (replay_setup_init(s, &table, err))
 		return -1;
 	replay_energy_model(&s->table, &tr->energy);

@@ -341,6 +341,57 @@ START_TEST(test_timer_migration_seen)
 }
 END_TEST
 
+/*
+ * The kernel's measure of an idle period lies inside the trace's: its
+ * cpu_idle_miss classes bound the difference.  States 0 (1/1 us),
+ * 1 (60/100 us), 2 (350/1500 us): periods of state 1 of 100.5 us that the
+ * kernel calls above (it measured under 100 us: the lag is above 500 ns)
+ * and of 102 us that it does not (at most 2000 ns): the lag is taken in
+ * the middle of (500, 2000] in 100 ns bins, 1300 ns.  A period of state 1 of 1562 us not called below
+ * (1562 - 60 = 1502 >= 1500 in the trace): above 2000 ns, which
+ * contradicts the others; it is outvoted and counted.
+ */
+START_TEST(test_residency_lag)
+{
+	struct model_opts o = { .hz = 250, .clock_is_mono = true,
+				.poll_state = -1, .nstates = 3,
+				.exit_ns = { 1000, 60000, 350000 },
+				.target_ns = { 1000, 100000, 1500000 } };
+	struct idl_err err;
+	struct model *m = model_create(&o, collect, NULL, &err);
+	struct raw_event e[3];
+	uint64_t t = 1000000, bad;
+	int i;
+
+	ck_assert_ptr_nonnull(m);
+	ngot = 0;
+	for (i = 0; i < 7; i++) {
+		int64_t d = i < 3 ? 100500 : i < 6 ? 102000 : 1562000;
+
+		e[0] = idle(t, 0, 1);
+		e[1] = idle(t + (uint64_t)d, 0, EV_IDLE_EXIT);
+		e[2] = ev(EV_CPU_IDLE_MISS, t + (uint64_t)d + 1000, 0);
+		e[2].miss.cpu_id = 0;
+		e[2].miss.state = 1;
+		feed(m, e, i < 3 ? 3 : 2);
+		t += 5000000;
+	}
+	finish(m);
+	ck_assert_int_eq(ngot, 7);
+	ck_assert_int_eq(model_residency_lag(model_get_stats(m), &bad), 1300);
+	ck_assert_uint_eq(bad, 1);
+	ck_assert_uint_eq(model_get_stats(m)->lag_bounds, 7);
+	model_free(m);
+
+	/* without cpu_idle_miss events: not known */
+	m = mk(true);
+	feed(m, e, 2);
+	finish(m);
+	ck_assert_int_eq(model_residency_lag(model_get_stats(m), NULL), -1);
+	model_free(m);
+}
+END_TEST
+
 static Suite *model_irq_suite(void)
 {
 	Suite *s = suite_create("model-irq");
@@ -353,6 +404,7 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_timer_migration_seen);
 	tcase_add_test(tc, test_timer_migration_at_select);
 	tcase_add_test(tc, test_deferrable_late);
+	tcase_add_test(tc, test_residency_lag);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -142,6 +142,12 @@ void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 	int64_t tick = hz ? idl_tick_nsec_for_hz(hz) : 0, lim;
 	int i;
 
+	mo->nstates = t->count < CSTATE_MAX ? t->count : CSTATE_MAX;
+	for (i = 0; i < mo->nstates; i++) {
+		mo->exit_ns[i] = t->states[i].exit_latency_ns;
+		mo->target_ns[i] = t->states[i].target_residency_ns;
+		mo->disabled[i] = t->states[i].disabled;
+	}
 	mo->poll_state = -1;
 	if (!t->count || !(t->states[0].flags & CSTATE_POLLING) || !tick)
 		return;
@@ -360,6 +366,39 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
  * What the model learnt goes into the trace's metadata (the writer counts
  * the periods itself at close).
  */
+int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
+{
+	uint64_t above = 0, most = 0, best = UINT64_MAX, v;
+	int b, first = -1, last = -1;
+
+	if (bad)
+		*bad = 0;
+	if (!st->by_type[EV_CPU_IDLE_MISS] || !st->lag_bounds)
+		return -1;
+	for (b = 0; b < LAG_BINS; b++)
+		above += st->lag_above[b];
+	/* a lag in bin b contradicts the "above" bounds of bins >= b and
+	 * the "at most" ones of bins < b: the first run of bins that
+	 * contradict fewest */
+	for (b = 0; b < LAG_BINS; b++) {
+		v = above + most;
+		if (v < best) {
+			best = v;
+			first = last = b;
+		} else if (v == best && last == b - 1) {
+			last = b;
+		}
+		above -= st->lag_above[b];
+		most += st->lag_most[b];
+	}
+	if (bad)
+		*bad = best;
+	/* its middle, where an "at most" bound ends it; else its start */
+	if (last < LAG_BINS - 1)
+		first = (first + last) / 2;
+	return (int64_t)first * LAG_BIN_NS;
+}
+
 void model_fill_meta(const struct model *m, struct trace_meta *wm)
 {
 	const struct model_stats *st = model_get_stats(m);
@@ -369,6 +408,7 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm)
 		if (st->by_type[t])
 			wm->events_seen |= 1U << t;
 	wm->poll_ends_seen = st->poll_ends_seen;
+	wm->residency_lag_ns = model_residency_lag(st, NULL);
 	wm->nr_events = st->events;
 	wm->lost_events = st->lost_events;
 	wm->start_ns = st->first_ts;

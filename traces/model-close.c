@@ -260,6 +260,57 @@ static bool poll_timed_out(struct model *m, const struct cpu_state *c)
 	       (int64_t)(c->exit_ns - c->entry_ns) >= m->o.poll_limit_ns;
 }
 
+/* The next enabled state after @s, or -1. */
+static int deeper(const struct model_opts *o, int s)
+{
+	while (++s < o->nstates)
+		if (!o->disabled[s])
+			return s;
+	return -1;
+}
+
+/* The lag is above @x (@above) or at most @x: kept where it can be
+ * (LAG_BINS), bounds the lag cannot meet left out. */
+static void lag_bound(struct model *m, int64_t x, bool above)
+{
+	int64_t b = x / LAG_BIN_NS;
+
+	if (x < 0 || b >= LAG_BINS)
+		return;
+	if (above)
+		m->st.lag_above[b]++;
+	else
+		m->st.lag_most[b]++;
+	m->st.lag_bounds++;
+}
+
+/*
+ * The kernel's cpu_idle_miss classes its own measure of a period, taken
+ * between its clock reads inside the cpu_idle events: the trace's d less
+ * a lag.  "above" iff it is below the state's target residency (a
+ * shallower state enabled), "below" iff less the exit latency it reaches
+ * the next enabled state's (governors.md section 3.4).  Where d is on the
+ * other side of a threshold than the kernel's class, the lag is bounded.
+ */
+static void residency_lag(struct model *m, const struct idle_period *p)
+{
+	const struct model_opts *o = &m->o;
+	int64_t d = (int64_t)(p->exit_ns - p->entry_ns);
+	int s = p->state, j, shallower = 0;
+
+	if (s < 0 || s >= o->nstates)
+		return;
+	for (j = 0; j < s; j++)
+		shallower |= !o->disabled[j];
+	if (shallower && d >= o->target_ns[s])
+		lag_bound(m, d - o->target_ns[s], p->flags & IP_MISS_ABOVE);
+	j = deeper(o, s);
+	if (j < 0 || (p->flags & IP_MISS_ABOVE) || d <= o->exit_ns[s])
+		return;
+	lag_bound(m, d - o->exit_ns[s] - o->target_ns[j],
+		  !(p->flags & IP_MISS_BELOW));
+}
+
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[cpu];
@@ -345,6 +396,7 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		return 0;
 	}
 	c->last_emitted = p.entry_ns;
+	residency_lag(m, &p);
 	/* settled once the earliest known timer is due, or after 2 s */
 	final = p.entry_ns + HOLD_MAX_NS;
 	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)

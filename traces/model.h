@@ -22,6 +22,10 @@
 #define MODEL_TIMER_SLOTS	(1U << 16)	/* pending timers, all CPUs */
 #define MODEL_WAKE_WINDOW_NS	100000	/* causes accepted after an exit */
 
+/* The residency lag is looked for up to LAG_BINS * LAG_BIN_NS. */
+#define LAG_BINS	256
+#define LAG_BIN_NS	100
+
 /* Called for each finished period, per CPU in time order. */
 typedef int (*model_emit_fn)(void *ctx, const struct idle_period *p,
 			     struct idl_err *err);
@@ -40,6 +44,11 @@ struct model_opts {
 	/* the kernel migrates idle CPUs' timers (6.9+, tmigr_runs_elsewhere()):
 	 * else the model turns it on when the events show it */
 	bool		tmigr;
+	/* the table's states, for the kernel's miss rule (residency_lag()):
+	 * exit latency and target residency, ns; disabled; 0 states: none */
+	int		nstates;
+	int64_t		exit_ns[CSTATE_MAX], target_ns[CSTATE_MAX];
+	bool		disabled[CSTATE_MAX];
 };
 
 struct model_stats {
@@ -74,6 +83,11 @@ struct model_stats {
 	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
 	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */
 	bool		tmigr;			/* timer migration's rules */
+	/* the residency lag's bounds (model-close.c), by bins of
+	 * LAG_BIN_NS: periods whose lag must be above, or at most, the
+	 * bin's time */
+	uint32_t	lag_above[LAG_BINS], lag_most[LAG_BINS];
+	uint64_t	lag_bounds;		/* all of them */
 	uint64_t	tmigr_last;		/* selects as the last active CPU */
 	uint64_t	wake[WAKE_CAUSE_COUNT];
 	uint64_t	first_ts, last_ts;
@@ -105,8 +119,15 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm);
 void model_print_missing(const struct model_stats *st, FILE *f);
 void model_free(struct model *m);
 
+/* The trace's idle periods less the kernel's measure of them, ns: one
+ * that contradicts fewest of the lag_* bounds (the middle of the first
+ * run of such bins), or -1 with none; the bounds it contradicts in
+ * @bad. */
+int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad);
+
 /* Set poll_state/poll_limit_ns from @t's polling state 0 (as the
- * kernel's cpuidle_poll_time(), doc/governors.md section 3.3). */
+ * kernel's cpuidle_poll_time(), doc/governors.md section 3.3), and the
+ * states for the kernel's miss rule. */
 void model_poll_opts(const struct cstate_table *t, uint32_t hz,
 		     struct model_opts *mo);
 

@@ -38,6 +38,7 @@ void trace_meta_init(struct trace_meta *m)
 	memset(m, 0, sizeof(*m));
 	m->version = TRACE_FORMAT_VERSION_V1;
 	m->latency_req_ns = -1;
+	m->residency_lag_ns = -1;
 	for (i = 0; i < CSTATE_MAX; i++) {
 		m->table.states[i].power = NAN;
 		m->table.states[i].entry_energy = NAN;

@@ -138,6 +138,8 @@ static size_t encode(const struct trace_meta *m, uint64_t nr_blocks,
 	tlv_u32(&b, TF_T_EVENTS_SEEN, m->events_seen);
 	if (m->poll_ends_seen)	/* (absent in files of before) */
 		tlv_u64(&b, TF_T_POLL_ENDS, m->poll_ends_seen);
+	if (m->residency_lag_ns >= 0)	/* (idem) */
+		tlv_u64(&b, TF_T_RESIDENCY_LAG, (uint64_t)m->residency_lag_ns);
 	TLV_STR(&b, TF_T_TAB_NAME, t->name);
 	TLV_STR(&b, TF_T_TAB_DESC, t->description);
 	TLV_STR(&b, TF_T_TAB_DRIVER, t->driver);
@@ -177,6 +179,8 @@ static void fill_max(struct trace_meta *m)
 	FULL(m->module_params); FULL(t->name); FULL(t->description);
 	FULL(t->driver); FULL(t->source); FULL(t->rule);
 	t->count = CSTATE_MAX;
+	m->poll_ends_seen = UINT64_MAX;
+	m->residency_lag_ns = INT64_MAX;
 	for (i = 0; i < CSTATE_MAX; i++) {
 		FULL(t->states[i].name);
 		FULL(t->states[i].desc);
@@ -326,7 +330,7 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 		break;
 	case TF_T_LATENCY_REQ: case TF_T_START: case TF_T_END:
 	case TF_T_NR_PERIODS: case TF_T_NR_EVENTS: case TF_T_LOST_EVENTS:
-	case TF_T_NR_BLOCKS: case TF_T_POLL_ENDS:
+	case TF_T_NR_BLOCKS: case TF_T_POLL_ENDS: case TF_T_RESIDENCY_LAG:
 		break;
 	default:
 		return 1;	/* unknown tag: skip */
@@ -338,6 +342,9 @@ static int decode_int_tag(const struct tlv_in *in, struct trace_meta *m,
 	case TF_T_NR_CPUS:	m->nr_cpus = (uint32_t)x; break;
 	case TF_T_EVENTS_SEEN:	m->events_seen = (uint32_t)x; break;
 	case TF_T_POLL_ENDS:	m->poll_ends_seen = x; break;
+	case TF_T_RESIDENCY_LAG:
+		m->residency_lag_ns = x > INT64_MAX ? -1 : (int64_t)x;
+		break;
 	case TF_T_LATENCY_REQ:	m->latency_req_ns = (int64_t)x; break;
 	case TF_T_START:	m->start_ns = x; break;
 	case TF_T_END:		m->end_ns = x; break;

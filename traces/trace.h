@@ -94,6 +94,10 @@ struct trace_meta {
 	 * IP_POLL_LIMIT is the kernel's, not a guess from the default time
 	 * limit); 0 if none or not known */
 	uint64_t	poll_ends_seen;
+	/* how much longer the trace's idle periods are than the kernel's
+	 * own measure of them (its clock reads sit inside the cpu_idle
+	 * events), ns, from its cpu_idle_miss events; -1 if not known */
+	int64_t		residency_lag_ns;
 	struct cstate_table table;
 };
 
