@@ -175,6 +175,48 @@ START_TEST(test_wheel_within_a_jiffy)
 }
 END_TEST
 
+/*
+ * Without bucket_expiry in the trace (6.1), the wheel's bucket comes
+ * from the index's level, as calc_index() rounds: expires 1001 at level
+ * 1 (idx 64..127, 8 jiffies) is in bucket ((1001 >> 3) + 1) << 3 =
+ * 1008, at 8 + 8 * 4 = 40 ms: not within a jiffy of jiffy 1000 (the
+ * current one at 9 ms), so sleep = 40 - 9 = 31 ms.  At level 0 expires
+ * 1000 is in bucket 1001 (12 ms): within a jiffy, sleep = delta_tick =
+ * 1 ms.  A timer already due (expires 995 < jiffies 1000) is in the
+ * bucket of the wheel's clock, 1000: within a jiffy too.
+ */
+static int64_t sleep_with_wheel(uint64_t expires, uint32_t idx)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		hr(EV_HRTIMER_START, 100, 0, TICK0, 12000000, true, 1),
+		wheel(8500000, 0, 0x3000, 1000, 0, idx << EV_TIMER_ARRAYSHIFT),
+		hr(EV_HRTIMER_START, 8600000, 0, TICK0, 10000000, true, 1),
+		idle(9000000, 0, 1),
+		idle(9500000, 0, EV_IDLE_EXIT),
+	};
+	int64_t sleep;
+
+	e[1].timer.expires = (int64_t)expires;
+	e[1].timer.has_bucket = false;
+	e[1].timer.has_idx = true;
+	feed(m, e, 5);
+	finish(m);
+	ck_assert_int_eq(ngot, 1);
+	ck_assert_int_eq(got[0].delta_tick_ns, 1000000);
+	sleep = got[0].sleep_length_ns;
+	model_free(m);
+	return sleep;
+}
+
+START_TEST(test_wheel_bucket_from_idx)
+{
+	ck_assert_int_eq(sleep_with_wheel(1001, 64 + 62), 31000000);
+	ck_assert_int_eq(sleep_with_wheel(1000, 41), 1000000);
+	ck_assert_int_eq(sleep_with_wheel(995, 40), 1000000);
+}
+END_TEST
+
 /* An exit without entry and an entry without exit are not emitted. */
 START_TEST(test_partial_periods)
 {
@@ -811,10 +853,21 @@ START_TEST(test_text_lines)
 			    "[timeout=100] bucket_expiry=1104 cpu=1 idx=9 "
 			    "flags=D|P", buf), 0);
 	ck_assert_uint_eq(tl_ev[0].timer.flags,
-			  1 | EV_TIMER_DEFERRABLE | EV_TIMER_PINNED);
+			  1 | EV_TIMER_DEFERRABLE | EV_TIMER_PINNED |
+			  9U << EV_TIMER_ARRAYSHIFT);
 	ck_assert_uint_eq(tl_ev[0].timer.now, 1000);
 	ck_assert_uint_eq(tl_ev[0].timer.bucket_expiry, 1104);
+	ck_assert(tl_ev[0].timer.has_bucket && tl_ev[0].timer.has_idx);
 	ck_assert_uint_eq(tl_ev[0].timer.fn, PTO);
+	/* before bucket_expiry was traced (6.1): the index only */
+	ck_assert_int_eq(tl("  sh-5 [000] 7.5: timer_start: timer=00000000ab "
+			    "function=process_timeout expires=1085 "
+			    "[timeout=125] cpu=0 idx=68 flags=", buf), 0);
+	ck_assert_uint_eq(tl_ev[0].timer.flags, 68U << EV_TIMER_ARRAYSHIFT);
+	ck_assert(!tl_ev[0].timer.has_bucket && tl_ev[0].timer.has_idx);
+	ck_assert_int_eq(tl("  sh-5 [000] 7.5: timer_start: timer=00000000ab "
+			    "function=process_timeout expires=1085 "
+			    "[timeout=125] cpu=0 idx=576 flags=", buf), -1);
 	/* cpumask: hex words, CPUs 0, 2 and 32 */
 	ck_assert_int_eq(tl("  sh-5 [000] 8.0: ipi_send_cpumask: "
 			    "cpumask=00000001,00000005 callsite=x callback=y",
@@ -1494,6 +1547,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_tick_wakeup);
 	tcase_add_test(tc, test_wheel_timer_cpu_flags);
 	tcase_add_test(tc, test_wheel_within_a_jiffy);
+	tcase_add_test(tc, test_wheel_bucket_from_idx);
 	tcase_add_test(tc, test_tick_after_timer);
 	tcase_add_test(tc, test_partial_periods);
 	tcase_add_test(tc, test_miss_flags);

@@ -194,6 +194,7 @@ static void decode_timer(struct bin_decoder *d, const struct bin_fmt *f,
 		function_of(d, f->f[1], r, e);
 		e->timer.expires = (int64_t)num(f->f[2], r);
 		e->timer.flags = (uint32_t)num(f->f[3], r);
+		e->timer.has_idx = true;	/* the flags carry it (4.8+) */
 		if (f->bucket) {
 			e->timer.bucket_expiry = num(f->bucket, r);
 			e->timer.has_bucket = true;

@@ -46,6 +46,8 @@ enum ev_type {
 #define EV_TIMER_DEFERRABLE	0x00080000U
 #define EV_TIMER_PINNED		0x00100000U
 #define EV_TIMER_IRQSAFE	0x00200000U
+#define EV_TIMER_ARRAYSHIFT	22	/* the wheel index (idx=) above */
+#define EV_TIMER_IDX_MAX	576	/* 9 levels of 64 buckets */
 
 /* The tracefs subsystem of event @type ("power", "timer", ...), or NULL. */
 const char *ev_system(uint16_t type);
@@ -113,6 +115,7 @@ struct raw_event {
 			uint32_t fn;		/* ev_name_hash(function) */
 			bool is_tick;		/* function is the tick handler */
 			bool has_bucket;	/* bucket_expiry present */
+			bool has_idx;		/* wheel index in flags */
 			bool has_now;		/* now present */
 		} timer;
 		struct {

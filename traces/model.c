@@ -623,6 +623,28 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 	return 0;
 }
 
+/*
+ * The jiffy a wheel timer's bucket expires at, which is what the wheel
+ * reports as its next event: traced by newer kernels (bucket_expiry),
+ * else rounded up from expires to the granularity of the level its
+ * index is in (8^level jiffies), past level 0's single jiffy too; a
+ * timer already due goes in the bucket of the wheel's clock.
+ */
+static int64_t wheel_bucket(const struct raw_event *e)
+{
+	uint32_t shift;
+
+	if (e->timer.has_bucket)
+		return (int64_t)e->timer.bucket_expiry;
+	if (!e->timer.has_idx)
+		return e->timer.expires;
+	if (e->timer.has_now &&
+	    (int64_t)((uint64_t)e->timer.expires - e->timer.now) < 0)
+		return (int64_t)e->timer.now;
+	shift = 3 * ((e->timer.flags >> EV_TIMER_ARRAYSHIFT) / 64);
+	return (int64_t)((((uint64_t)e->timer.expires >> shift) + 1) << shift);
+}
+
 static int on_wheel(struct model *m, const struct raw_event *e,
 		    struct idl_err *err)
 {
@@ -640,9 +662,8 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 		tcpu = e->timer.flags & EV_TIMER_CPUMASK;
 		if (tcpu >= TRACE_MAX_CPUS)
 			tcpu = e->cpu;
-		timer_set(m, TK_WHEEL, e->timer.timer, tcpu,
-			  e->timer.has_bucket ? (int64_t)e->timer.bucket_expiry :
-			  e->timer.expires, e->timer.flags);
+		timer_set(m, TK_WHEEL, e->timer.timer, tcpu, wheel_bucket(e),
+			  e->timer.flags);
 		break;
 	case EV_TIMER_CANCEL:
 		/* known only if it was pending: a timer armed before the

@@ -225,7 +225,10 @@ static bool fast_wheel_start(const char *s, struct raw_event *e)
 	    !KEY(&s, " idx=") || !digits(&s, 9, &idx) ||
 	    !KEY(&s, " flags=") || cpu > EV_TIMER_CPUMASK)
 		return false;
-	e->timer.flags = (uint32_t)cpu;
+	if (idx >= EV_TIMER_IDX_MAX)
+		return false;
+	e->timer.flags = (uint32_t)cpu | (uint32_t)idx << EV_TIMER_ARRAYSHIFT;
+	e->timer.has_idx = true;
 	for (; *s && *s != ' '; s++)
 		if (*s == 'D')
 			e->timer.flags |= EV_TIMER_DEFERRABLE;

@@ -187,6 +187,15 @@ static int parse_wheel_start(const struct line_ctx *l, struct raw_event *e)
 		e->timer.bucket_expiry = b;
 		e->timer.has_bucket = true;
 	}
+	r = get_num(l, "idx", 10, false, &b, false);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		if (b >= EV_TIMER_IDX_MAX)
+			return bad(l, "idx out of range");
+		e->timer.flags |= (uint32_t)b << EV_TIMER_ARRAYSHIFT;
+		e->timer.has_idx = true;
+	}
 	return 0;
 }
 
