@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model-events.h"
 
@@ -342,6 +343,112 @@ START_TEST(test_timer_migration_seen)
 END_TEST
 
 /*
+ * Under timer migration a timer armed before the capture that runs on
+ * CPU 0 (jiffy 1002, 8.1 ms) bounds CPU 0's earlier sleep (select at
+ * 0.4 ms, own hrtimer at 90 ms) only if it was CPU 0's to wake for: its
+ * re-arm tells.  Pinned: 8.1 - 0.4 ms.  Unpinned, while CPU 1 ran a
+ * task: another CPU's or one the hierarchy held, 90 - 0.4 ms.  Unpinned
+ * with CPU 1 idle, tick stopped (CPU 0 the last awake): 8.1 - 0.4 ms.
+ * Never re-armed: taken for CPU 0's.
+ */
+static int64_t rearmed_sleep(uint32_t rearm_flags, bool cpu1_idle,
+			     bool rearm)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1100, EV_TIMER_PINNED | 1),
+		sw(200000, 1, 42, 0),
+		ev(EV_TICK_STOP, 210000, 1),
+		idle(220000, 1, 2),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 90000000, false, HRW),
+		sw(400000, 0, 7, 0),
+		idle(410000, 0, 2),
+		idle(500000, 0, EV_IDLE_EXIT),
+		ev(EV_TIMER_CANCEL, 8100000, 0),
+		ev(EV_TIMER_EXPIRE_ENTRY, 8100010, 0),
+		wheel(8200000, 0, 0x7000, 1002, 1100, rearm_flags),
+	};
+	struct model *m = mk_tmigr(true);
+	int64_t sleep;
+
+	e[2].tick_stop.success = 1;
+	if (!cpu1_idle)
+		e[1] = e[2] = e[3] = sw(210000, 1, 43, 42);
+	e[8].timer.timer = e[9].timer.timer = 0x7000;
+	e[9].timer.now = 1002;
+	e[9].timer.has_now = true;
+	feed(m, e, rearm ? 11 : 10);
+	finish(m);
+	ck_assert_int_ge(ngot, 1);
+	ck_assert_uint_eq(got[0].cpu, 0);
+	sleep = got[0].sleep_length_ns;
+	ck_assert_uint_eq(model_get_stats(m)->hold_global,
+			  rearm && !(rearm_flags & EV_TIMER_PINNED));
+	model_free(m);
+	return sleep;
+}
+
+START_TEST(test_unknown_timer_rearmed)
+{
+	ck_assert_int_eq(rearmed_sleep(EV_TIMER_PINNED, false, true),
+			 8100000 - 400000);
+	ck_assert_int_eq(rearmed_sleep(0, false, true), 90000000 - 400000);
+	ck_assert_int_eq(rearmed_sleep(0, true, true), 8100000 - 400000);
+	ck_assert_int_eq(rearmed_sleep(0, false, false), 8100000 - 400000);
+}
+END_TEST
+
+/*
+ * A CPU the capture has not shown yet, at a select more than a tick
+ * (4 ms) into it, idles with its tick stopped: a running tick would
+ * show.  CPU 1 is silent; CPU 2 idles, tick stopped, leaving its
+ * unpinned timer (jiffy 1010, 40.1 ms).  CPU 0 selecting at 0.4 ms
+ * cannot tell CPU 1 out (its own hrtimer: 90 ms); at 6 ms it is the
+ * last CPU awake and CPU 2's timer counts.  Same with CPU 1's first
+ * event the end of an idle period (6.005 ms).
+ */
+static int64_t silent_cpu_sleep(uint64_t sel, bool cpu1_exit)
+{
+	struct raw_event e[] = {
+		wheel(100000, 2, 0x5000, 1000, 1010, 2),
+		sw(200000, 2, 42, 0),
+		ev(EV_TICK_STOP, 210000, 2),
+		idle(220000, 2, 2),
+		/* hrtimer expiries are traced: a running tick would show */
+		hr(EV_HRTIMER_START, 250000, 0, 0x2100, 260000, false, HRW),
+		hr(EV_HRTIMER_EXPIRE_ENTRY, 260000, 0, 0x2100, 260000, false,
+		   HRW),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 90000000, false, HRW),
+		sw(sel, 0, 7, 0),
+		idle(sel + 5000, 1, EV_IDLE_EXIT),
+		idle(sel + 10000, 0, 2),
+		idle(sel + 100000, 0, EV_IDLE_EXIT),
+	};
+	struct model *m = mk_tmigr(true);
+	int64_t sleep;
+
+	e[2].tick_stop.success = 1;
+	if (!cpu1_exit)		/* nothing on CPU 1 */
+		memmove(&e[8], &e[9], 2 * sizeof(e[0]));
+	feed(m, e, cpu1_exit ? 11 : 10);
+	finish(m);
+	ck_assert_int_ge(ngot, 1);
+	ck_assert_uint_eq(got[0].cpu, 0);
+	sleep = got[0].sleep_length_ns;
+	model_free(m);
+	return sleep;
+}
+
+START_TEST(test_silent_cpu_out)
+{
+	ck_assert_int_eq(silent_cpu_sleep(400000, false), 90000000 - 400000);
+	ck_assert_int_eq(silent_cpu_sleep(6000000, false),
+			 100000 + 10 * 4000000LL - 6000000);
+	ck_assert_int_eq(silent_cpu_sleep(6000000, true),
+			 100000 + 10 * 4000000LL - 6000000);
+}
+END_TEST
+
+/*
  * The kernel's measure of an idle period lies inside the trace's: its
  * cpu_idle_miss classes bound the difference.  States 0 (1/1 us),
  * 1 (60/100 us), 2 (350/1500 us): periods of state 1 of 100.5 us that the
@@ -404,6 +511,8 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_timer_migration_seen);
 	tcase_add_test(tc, test_timer_migration_at_select);
 	tcase_add_test(tc, test_deferrable_late);
+	tcase_add_test(tc, test_unknown_timer_rearmed);
+	tcase_add_test(tc, test_silent_cpu_out);
 	tcase_add_test(tc, test_residency_lag);
 	suite_add_tcase(s, tc);
 	return s;

@@ -105,6 +105,9 @@ static int pop(struct model *m, struct cpu_state *c, struct idl_err *err)
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		   struct idl_err *err)
 {
+	/* the periods a pending bound could still shorten wait for it */
+	if (c->unknown_run.key && (int64_t)now > c->unknown_run.fire)
+		now = c->unknown_run.fire > 0 ? (uint64_t)c->unknown_run.fire : 0;
 	while (c->hold && c->hold->n && held_at(c->hold, 0)->final <= now)
 		if (pop(m, c, err))
 			return -1;
@@ -152,6 +155,7 @@ static int queue(struct model *m, struct cpu_state *c,
 	x->p = *p;
 	x->sel = c->sel_ts;
 	x->final = final;
+	x->lonely = c->sel_lonely;
 	return model_release(m, c, now, err);
 }
 
@@ -180,10 +184,13 @@ static bool wheel_keeps_tick(struct model *m, struct held *x, int64_t jiffy)
  * due at jiffy @jiffy, else NONE): every held period that ended before
  * had it pending, so its sleep length is at most the time to @fire (an
  * estimate: the timer's own expiry is a little earlier, and timers
- * cancelled unseen could have been earlier).
+ * cancelled unseen could have been earlier).  An unpinned timer under
+ * timer migration (@global) counted only where @c was the last CPU
+ * awake.
  */
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
-		     int64_t jiffy, uint64_t now, struct idl_err *err)
+		     int64_t jiffy, bool global, uint64_t now,
+		     struct idl_err *err)
 {
 	struct hold *h = c->hold;
 	struct held *x;
@@ -192,7 +199,7 @@ int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 	for (k = 0; h && k < h->n; k++) {
 		x = held_at(h, k);
 		if (x->final <= (uint64_t)fire ||
-		    (int64_t)x->p.exit_ns > fire)
+		    (int64_t)x->p.exit_ns > fire || (global && !x->lonely))
 			continue;
 		if (wheel_keeps_tick(m, x, jiffy)) {
 			m->st.hold_lowered++;

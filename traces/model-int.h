@@ -40,6 +40,7 @@ enum chain { CH_NONE, CH_OPEN, CH_IRQ, CH_OTHER };
  */
 #define HOLD_MAX_NS	2000000000LL	/* give up waiting after 2 s */
 #define HOLD_BUDGET	(1U << 17)	/* held periods, all CPUs together */
+#define REARM_WAIT_NS	10000000LL	/* for an unknown timer's re-arm */
 /* the kernel's "now" is at most this much before the entry event */
 #define SEL_MAX_NS	100000
 /* an hrtimer (the tick's too) overdue at select by more than this fired
@@ -56,6 +57,9 @@ struct held {
 	struct idle_period	p;
 	int64_t			sel;		/* the kernel's now */
 	uint64_t		final;		/* trace time it is settled */
+	bool			lonely;		/* the last CPU awake at select:
+						 * others' unpinned timers
+						 * counted (timer migration) */
 };
 
 struct hold {				/* a ring, grown by doubling */
@@ -162,6 +166,8 @@ struct cpu_state {
 	/* when it was last stopped and last ran again: the CPU's time out
 	 * of the timer migration hierarchy (model.c, last_active()) */
 	uint64_t	stop_ts, restart_ts;
+	uint64_t	idle_to;	/* the exit that was its first event */
+	bool		sel_lonely;	/* last_active() at the select */
 	bool		stop_snap;	/* tick_stopped at the last exit */
 	int32_t		timers;		/* list head */
 	uint64_t	last_ts;
@@ -182,6 +188,13 @@ struct cpu_state {
 	uint32_t	detached_cpu;	/* whose it was */
 	bool		detached_pinned;
 	struct hold	*hold;		/* periods awaiting a timer bound */
+	/* an unknown wheel timer run here under timer migration: its bound
+	 * waits for its re-arm to tell whether it was pinned (model.c) */
+	struct {
+		uint64_t key;		/* 0: none */
+		int64_t fire, jiffy;
+		uint64_t ts;
+	} unknown_run;
 };
 
 struct model {
@@ -205,6 +218,7 @@ struct model {
 	int64_t			grid_phase;
 	uint64_t		deadline;	/* earliest closing deadline */
 	uint32_t		held;		/* periods held, all CPUs */
+	uint32_t		unknown_runs;	/* CPUs with unknown_run set */
 	int32_t			free_list;
 	int32_t			*buckets;
 	struct timer_node	*nodes;
@@ -264,7 +278,8 @@ bool model_poll_end_later(const struct model *m, const struct cpu_state *c);
 int model_sweep_deadlines(struct model *m, uint64_t now,
 			  struct idl_err *err);
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
-		     int64_t jiffy, uint64_t now, struct idl_err *err);
+		     int64_t jiffy, bool global, uint64_t now,
+		     struct idl_err *err);
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		  struct idl_err *err);
 

@@ -239,10 +239,22 @@ static bool global_timer(const struct timer_node *n)
  * when it stops its tick in idle (its timer base goes idle) and comes
  * back when the tick runs again.  The events of other CPUs up to the
  * entry that follows a select are already in: one that woke between
- * the select and the entry was still out at the select.
+ * the select and the entry was still out at the select.  Before the
+ * capture shows it: a CPU still silent more than a tick into the
+ * capture, or whose first event ended an idle period longer than a
+ * tick, idled with its tick stopped (where the tick's expiries are
+ * traced: a running tick shows).
  */
-static bool out_at(const struct cpu_state *o, uint64_t t)
+static bool out_at(const struct model *m, const struct cpu_state *o,
+		   uint64_t t)
 {
+	uint64_t tick = m->tick_ns && m->st.by_type[EV_HRTIMER_EXPIRE_ENTRY] ?
+			m->tick_ns : UINT32_MAX;
+
+	if (!o->last_ts)
+		return t > m->st.first_ts + tick + tick / 4;
+	if (t < o->idle_to)
+		return o->idle_to > m->st.first_ts + tick;
 	if (!o->seen_idle || !o->stop_ts || o->stop_ts > t)
 		return false;
 	return o->tick_stopped || o->restart_ts < o->stop_ts ||
@@ -257,7 +269,7 @@ static bool last_active(const struct model *m, const struct cpu_state *c)
 	uint32_t i;
 
 	for (i = 0; i < m->st.max_cpu; i++)
-		if (&m->cpus[i] != c && !out_at(&m->cpus[i], t))
+		if (&m->cpus[i] != c && !out_at(m, &m->cpus[i], t))
 			return false;
 	return true;
 }
@@ -279,7 +291,7 @@ static int64_t tmigr_wheel_min(struct model *m, struct cpu_state *c,
 	if (first != NONE && m->jif.valid &&
 	    first - jiffy_at(m, (uint64_t)c->sel_ts, off) <= 1)
 		return first;
-	if (!last_active(m, c))
+	if (!c->sel_lonely)
 		return local;
 	m->st.tmigr_last++;
 	for (k = 0; k < m->st.max_cpu; k++) {
@@ -317,6 +329,7 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 			 n->exp < local)
 			local = n->exp;
 	}
+	c->sel_lonely = m->tmigr && last_active(m, c);
 	c->wheel_min = m->tmigr ? tmigr_wheel_min(m, c, local, global, off) :
 		       local;
 
@@ -386,10 +399,12 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		return 0;
 	}
 	if (c->phase != PH_IDLE) {
-		if (!c->seen_idle)
+		if (!c->seen_idle) {
 			m->st.partial_start++;
-		else
+			c->idle_to = e->ts;
+		} else {
 			m->st.no_entry++;
+		}
 		c->seen_idle = true;
 		c->phase = PH_LOOP;
 		return 0;
@@ -618,8 +633,52 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 		local_cause(m, c, e, WAKE_HRTIMER, e->timer.fn, known);
 		if (!known)
 			return model_bound_held(m, c, unknown_fire(m, e),
-						NONE, e->ts, err);
+						NONE, false, e->ts, err);
 	}
+	return 0;
+}
+
+/*
+ * Under timer migration an unknown wheel timer run on @c may have been
+ * another CPU's, or @c's own unpinned one, and neither counted in @c's
+ * sleep lengths unless it was the last CPU awake.  Its re-arm, moments
+ * later as a rule, says whether it was pinned; not re-armed within
+ * REARM_WAIT_NS, it is taken for @c's as without migration.
+ */
+static int settle_unknown_run(struct model *m, struct cpu_state *c,
+			      bool pinned, uint64_t now, struct idl_err *err)
+{
+	c->unknown_run.key = 0;
+	m->unknown_runs--;
+	m->st.hold_global += !pinned;
+	return model_bound_held(m, c, c->unknown_run.fire, c->unknown_run.jiffy,
+				!pinned, now, err);
+}
+
+static int defer_unknown_run(struct model *m, struct cpu_state *c,
+			     uint64_t key, int64_t fire, int64_t jiffy,
+			     uint64_t now, struct idl_err *err)
+{
+	if (c->unknown_run.key && settle_unknown_run(m, c, true, now, err))
+		return -1;
+	c->unknown_run.key = key;
+	c->unknown_run.fire = fire;
+	c->unknown_run.jiffy = jiffy;
+	c->unknown_run.ts = now;
+	m->unknown_runs++;
+	return 0;
+}
+
+/* A wheel timer armed again: the CPU that ran it unknown learns how. */
+static int rearmed(struct model *m, uint64_t key, bool pinned, uint64_t now,
+		   struct idl_err *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->st.max_cpu; i++)
+		if (m->cpus[i].unknown_run.key == key)
+			return settle_unknown_run(m, &m->cpus[i], pinned, now,
+						  err);
 	return 0;
 }
 
@@ -651,7 +710,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 	struct cpu_state *c = &m->cpus[e->cpu];
 	uint64_t key = timer_key(TK_WHEEL, e->timer.timer);
 	uint32_t tcpu;
-	int64_t fire;
+	int64_t fire, jiffy;
 	int32_t n;
 	bool known;
 
@@ -664,6 +723,10 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 			tcpu = e->cpu;
 		timer_set(m, TK_WHEEL, e->timer.timer, tcpu, wheel_bucket(e),
 			  e->timer.flags);
+		if (m->unknown_runs)
+			return rearmed(m, key,
+				       e->timer.flags & EV_TIMER_PINNED,
+				       e->ts, err);
 		break;
 	case EV_TIMER_CANCEL:
 		/* known only if it was pending: a timer armed before the
@@ -698,9 +761,11 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 				  clock_off_at(m, (int64_t)e->ts)) : NONE;
 		if (fire == NONE || fire > (int64_t)e->ts)
 			fire = (int64_t)e->ts;
-		return model_bound_held(m, c, fire, e->timer.has_now ?
-					(int64_t)e->timer.now : NONE,
-					e->ts, err);
+		jiffy = e->timer.has_now ? (int64_t)e->timer.now : NONE;
+		if (m->tmigr)
+			return defer_unknown_run(m, c, key, fire, jiffy, e->ts,
+						 err);
+		return model_bound_held(m, c, fire, jiffy, false, e->ts, err);
 	}
 	return 0;
 }
@@ -868,6 +933,10 @@ int model_feed(struct model *m, const struct raw_event *e,
 	}
 	if (e->ts > m->deadline && model_sweep_deadlines(m, e->ts, err))
 		return -1;
+	if (c->unknown_run.key &&
+	    e->ts > c->unknown_run.ts + (uint64_t)REARM_WAIT_NS &&
+	    settle_unknown_run(m, c, true, e->ts, err))
+		return -1;
 	if (c->hold && model_release(m, c, e->ts, err))
 		return -1;
 	if (before_select(c, e)) {
@@ -920,6 +989,9 @@ int model_finish(struct model *m, struct idl_err *err)
 
 	for (i = 0; i < m->st.max_cpu; i++) {
 		if (m->cpus[i].closing && model_close_period(m, i, err))
+			return -1;
+		if (m->cpus[i].unknown_run.key &&
+		    settle_unknown_run(m, &m->cpus[i], true, UINT64_MAX, err))
 			return -1;
 		if (model_release(m, &m->cpus[i], UINT64_MAX, err))
 			return -1;
