@@ -183,7 +183,7 @@ static void summary(const char *in, const struct import_summary *s)
 	    st->hold_global)
 		fprintf(stderr, "timers armed before the capture: bounded %llu "
 			"sleep lengths with no known timer (%llu stay unknown) "
-			"and shortened %llu; unknown timers re-armed unpinned "
+			"and shortened %llu; unknown timers taken as unpinned "
 			"(timer migration): %llu; overdue timers dropped: %llu\n",
 			(unsigned long long)st->hold_bounded,
 			(unsigned long long)st->hold_unbounded,
