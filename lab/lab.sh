@@ -75,14 +75,17 @@ newest_image() {
 	local ver pkg
 	ver=$(dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null) ||
 		die "linux-source-$1 is not installed (apt-get install linux-source-$1)"
-	for pkg in $(apt-cache pkgnames linux-image- | grep -E \
-		"^linux-image-$1[.0-9]*(\+deb[0-9]+)?(-[0-9]+)?-arm64-unsigned\$" | sort -V -r); do
+	local re="^linux-image-$1[.0-9]*(\+deb[0-9]+)?(-[0-9]+)?"
+
+	for pkg in $(apt-cache pkgnames linux-image- |
+		     grep -E "$re-arm64-unsigned\$" | sort -V -r); do
 		if apt-cache show "$pkg:arm64" 2>/dev/null | grep -qx "Version: $ver"; then
 			echo "$pkg"
 			return
 		fi
 	done
-	die "no arm64 image of version $ver (dpkg --add-architecture arm64; apt-get update)"
+	die "no arm64 image of version $ver" \
+	    "(dpkg --add-architecture arm64; apt-get update)"
 }
 
 # fetch_kernel SERIES: $CACHE/SERIES/{Image,config,version,governors/,
@@ -140,7 +143,9 @@ fetch_tracecmd() {
 	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
 	(cd "$tmp" && apt-get download -q trace-cmd:arm64 libtraceevent1:arm64 \
 		libtracefs1:arm64 libzstd1:arm64 libc6:arm64 >/dev/null 2>&1) ||
-		{ rm -rf "$tmp"; die "apt-get download of trace-cmd:arm64 and its libraries failed"; }
+		{ rm -rf "$tmp"
+		  die "apt-get download of trace-cmd:arm64 and its" \
+		      "libraries failed"; }
 	for f in "$tmp"/*.deb; do
 		dpkg-deb -x "$f" "$tmp/x"
 	done
@@ -202,7 +207,10 @@ make_dtb() {
 	while read -r name lat res; do
 		i=$((i + 1))
 		# whole microseconds: the DT has no finer unit
-		case "$lat$res" in *[!0-9]*) die "$table: state $i: times must be whole us in the lab" ;; esac
+		case "$lat$res" in
+		*[!0-9]*) die "$table: state $i: times must be whole us" \
+			      "in the lab" ;;
+		esac
 		entry=$((lat / 4))
 		ph=$((0x4c00 + i))
 		c=/cpus/idle-states/$name
@@ -228,7 +236,7 @@ make_dtb() {
 cmd_capture() {
 	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
-	local icount="-icount shift=0,sleep=on" rcu=yes extra guest
+	local icount="-icount shift=0,sleep=on" rcu=yes extra guest cmdline
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -284,9 +292,11 @@ LAB_SETTLE=1
 EOF
 	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"
 
-	boot=$(echo $events initcall/initcall_start initcall/initcall_finish | tr ' /' ',:')
+	boot=$(echo $events initcall/initcall_start \
+		initcall/initcall_finish | tr ' /' ',:')
 	cp "$table" "$out/dt.table"
-	echo "lab: $(basename "$img" ) $kernel, $ncpu vCPUs, $gov, $(basename "$table"), $work x ${secs}s" >&2
+	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
+	     "$(basename "$table"), $work x ${secs}s" >&2
 	rm -f "$out/out.tar"
 	# icount: the guest's clock advances 1 ns per instruction while it
 	# runs, so kernel paths take about as long as on hardware; nocbs:
@@ -294,6 +304,9 @@ EOF
 	# tick (doc/lab.md)
 	extra=
 	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	cmdline="console=ttyAMA0 rdinit=/init panic=-1 loglevel=4"
+	cmdline="$cmdline cpuidle.governor=$gov $extra trace_event=$boot"
+	cmdline="$cmdline trace_buf_size=16M"
 	# in the background, so that a signal to this script stops the guest
 	# too: no guest outlives its capture
 	# shellcheck disable=SC2086
@@ -301,7 +314,7 @@ EOF
 		-machine virt,gic-version=2 -cpu cortex-a57 -smp "$ncpu" -m 1024 \
 		$icount ${LAB_QEMU_ARGS:-} \
 		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
-		-append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 cpuidle.governor=$gov $extra trace_event=$boot trace_buf_size=16M" \
+		-append "$cmdline" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/console.log" \
 		-device virtio-serial-pci \
@@ -320,7 +333,9 @@ EOF
 	*) die "capture: the guest says: $(cat "$out/status")" ;;
 	esac
 	[ "$(cat "$out/sysfs-before/cpuidle/current_governor")" = "$gov" ] ||
-		die "capture: the guest's governor is $(cat "$out/sysfs-before/cpuidle/current_governor"), not $gov"
+		die "capture: the guest's governor is" \
+		    "$(cat "$out/sysfs-before/cpuidle/current_governor")," \
+		    "not $gov"
 	# From boot, the CPUs idle by default_idle_call() (traced as state 1,
 	# no governor) until the driver registers: the governors' own
 	# entries begin when psci_idle_init() returns.
@@ -330,7 +345,8 @@ EOF
 	grep -q 'cpu_idle: ' "$out/gov.txt" ||
 		die "capture: no idle entries after psci_idle_init in $out/boot.txt"
 	# The table the kernel registered, as idlelab reads sysfs.
-	"$IDLELAB" states --sysfs-root "$out/sysfs-before" --save "$out/states.table" >/dev/null
+	"$IDLELAB" states --sysfs-root "$out/sysfs-before" \
+		--save "$out/states.table" >/dev/null
 	echo "$gov" > "$out/governor"
 	echo "$kernel" > "$out/kernel"
 }
