@@ -178,6 +178,15 @@ START_TEST(test_now_slow_cpu)
 }
 END_TEST
 
+/* @e[0] and @e[1], a timer_cancel and a timer_expire_entry: the wheel
+ * runs timer @ptr at jiffy @jiffy */
+static void wheel_ran(struct raw_event *e, uint64_t ptr, uint64_t jiffy)
+{
+	e[0].timer.timer = e[1].timer.timer = ptr;
+	e[1].timer.now = jiffy;
+	e[1].timer.has_now = true;
+}
+
 static struct model *mk_tmigr(bool tmigr)
 {
 	struct model_opts o = { .hz = 250, .clock_is_mono = true,
@@ -302,9 +311,7 @@ START_TEST(test_deferrable_late)
 	};
 	struct model *m = mk_tmigr(false);
 
-	e[4].timer.timer = e[5].timer.timer = 0x6000;
-	e[5].timer.now = 1010;
-	e[5].timer.has_now = true;
+	wheel_ran(&e[4], 0x6000, 1010);
 	feed(m, e, 6);
 	finish(m);
 	ck_assert_int_eq(ngot, 1);
@@ -325,9 +332,7 @@ START_TEST(test_timer_migration_seen)
 	};
 	struct model *m = mk_tmigr(false);
 
-	e[1].timer.timer = e[2].timer.timer = 0x5000;
-	e[2].timer.now = 1001;
-	e[2].timer.has_now = true;
+	wheel_ran(&e[1], 0x5000, 1001);
 	ck_assert(!model_get_stats(m)->tmigr);
 	feed(m, e, 3);
 	ck_assert(model_get_stats(m)->tmigr);
@@ -373,9 +378,7 @@ static int64_t rearmed_sleep(uint32_t rearm_flags, bool cpu1_idle,
 	e[2].tick_stop.success = 1;
 	if (!cpu1_idle)
 		e[1] = e[2] = e[3] = sw(210000, 1, 43, 42);
-	e[8].timer.timer = e[9].timer.timer = 0x7000;
-	e[9].timer.now = 1002;
-	e[9].timer.has_now = true;
+	wheel_ran(&e[8], 0x7000, 1002);
 	feed(m, e, rearm ? 11 : 10);
 	finish(m);
 	ck_assert_int_ge(ngot, 1);
