@@ -180,14 +180,16 @@ static void summary(const char *in, const struct import_summary *s)
 			(unsigned long long)st->wake[i]);
 	fputc('\n', stderr);
 	if (st->hold_bounded || st->hold_lowered || st->stale_timers ||
-	    st->hold_global)
+	    st->hold_global || st->hold_deferrable)
 		fprintf(stderr, "timers armed before the capture: bounded %llu "
 			"sleep lengths with no known timer (%llu stay unknown) "
-			"and shortened %llu; unknown timers taken as unpinned "
-			"(timer migration): %llu; overdue timers dropped: %llu\n",
+			"and shortened %llu; of those run, re-armed deferrable "
+			"%llu, taken as unpinned (timer migration) %llu; "
+			"overdue timers dropped: %llu\n",
 			(unsigned long long)st->hold_bounded,
 			(unsigned long long)st->hold_unbounded,
 			(unsigned long long)st->hold_lowered,
+			(unsigned long long)st->hold_deferrable,
 			(unsigned long long)st->hold_global,
 			(unsigned long long)st->stale_timers);
 	if (st->ended_sleeps || st->lost_ticks)

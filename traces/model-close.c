@@ -100,14 +100,86 @@ static int pop(struct model *m, struct cpu_state *c, struct idl_err *err)
 	return emit(m, &x->p, err);
 }
 
+/*
+ * A wheel timer armed before the capture ran on @c at @fire (jiffy
+ * @jiffy).  What it bounds depends on what it was, which its re-arm
+ * tells, moments later as a rule: deferrable, it counted in no sleep
+ * length; pinned, or any timer before timer migration (6.9), in every
+ * held period of @c's it was pending for; unpinned under migration,
+ * only in those whose select found @c the last CPU awake (it was
+ * another CPU's, or @c's own handed to the hierarchy).  Not re-armed
+ * within REARM_WAIT_NS (or UNKNOWN_RUNS later): taken for not
+ * deferrable and unpinned (none of the 1607 non-deferrable timer_starts
+ * of the lab's 6.12 captures was pinned).
+ */
+static int settle_run(struct model *m, struct cpu_state *c, uint32_t k,
+		      int64_t flags, uint64_t now, struct idl_err *err)
+{
+	struct unknown_run r = c->runs[k];
+	bool global = m->tmigr && (flags < 0 || !(flags & EV_TIMER_PINNED));
+
+	memmove(&c->runs[k], &c->runs[k + 1],
+		(c->nruns - k - 1) * sizeof(c->runs[0]));
+	c->nruns--;
+	m->unknown_runs--;
+	if (flags >= 0 && (flags & EV_TIMER_DEFERRABLE)) {
+		m->st.hold_deferrable++;
+		return model_release(m, c, now, err);
+	}
+	m->st.hold_global += global;
+	return model_bound_held(m, c, r.fire, r.jiffy, global, now, err);
+}
+
+int model_unknown_run(struct model *m, struct cpu_state *c, uint64_t key,
+		      int64_t fire, int64_t jiffy, uint64_t now,
+		      struct idl_err *err)
+{
+	if (c->nruns == UNKNOWN_RUNS && settle_run(m, c, 0, -1, now, err))
+		return -1;
+	c->runs[c->nruns++] = (struct unknown_run){
+		.key = key, .fire = fire, .jiffy = jiffy, .ts = now,
+	};
+	m->unknown_runs++;
+	return 0;
+}
+
+/* Wheel timer @key armed again with @flags (EV_TIMER_*). */
+int model_rearmed(struct model *m, uint64_t key, uint32_t flags, uint64_t now,
+		  struct idl_err *err)
+{
+	uint32_t i, k;
+
+	for (i = 0; m->unknown_runs && i < m->st.max_cpu; i++)
+		for (k = 0; k < m->cpus[i].nruns; k++)
+			if (m->cpus[i].runs[k].key == key)
+				return settle_run(m, &m->cpus[i], k, flags,
+						  now, err);
+	return 0;
+}
+
+/* The runs of @c that waited long enough for a re-arm (all of them
+ * at @now UINT64_MAX). */
+int model_settle_runs(struct model *m, struct cpu_state *c, uint64_t now,
+		      struct idl_err *err)
+{
+	while (c->nruns && (now == UINT64_MAX ||
+			    now > c->runs[0].ts + (uint64_t)REARM_WAIT_NS))
+		if (settle_run(m, c, 0, -1, now, err))
+			return -1;
+	return 0;
+}
+
 /* Emit the held periods of @c that are settled at trace time @now, from
  * the oldest (all of them with @now UINT64_MAX). */
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		   struct idl_err *err)
 {
+	uint32_t k;
+
 	/* the periods a pending bound could still shorten wait for it */
-	if (c->unknown_run.key && (int64_t)now > c->unknown_run.fire)
-		now = c->unknown_run.fire > 0 ? (uint64_t)c->unknown_run.fire : 0;
+	for (k = 0; k < c->nruns; k++)
+		if ((int64_t)now > c->runs[k].fire)
+			now = c->runs[k].fire > 0 ? (uint64_t)c->runs[k].fire : 0;
 	while (c->hold && c->hold->n && held_at(c->hold, 0)->final <= now)
 		if (pop(m, c, err))
 			return -1;

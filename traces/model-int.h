@@ -62,6 +62,13 @@ struct held {
 						 * counted (timer migration) */
 };
 
+#define UNKNOWN_RUNS	8		/* pending per CPU */
+struct unknown_run {
+	uint64_t		key;
+	int64_t			fire, jiffy;
+	uint64_t		ts;		/* when it ran */
+};
+
 struct hold {				/* a ring, grown by doubling */
 	uint32_t		head, n, cap;
 	struct held		*q;
@@ -188,13 +195,10 @@ struct cpu_state {
 	uint32_t	detached_cpu;	/* whose it was */
 	bool		detached_pinned;
 	struct hold	*hold;		/* periods awaiting a timer bound */
-	/* an unknown wheel timer run here under timer migration: its bound
-	 * waits for its re-arm to tell whether it was pinned (model.c) */
-	struct {
-		uint64_t key;		/* 0: none */
-		int64_t fire, jiffy;
-		uint64_t ts;
-	} unknown_run;
+	/* unknown wheel timers run here, whose bound on the held periods
+	 * waits for their re-arm (model-close.c, model_unknown_run()) */
+	struct unknown_run runs[UNKNOWN_RUNS];
+	uint32_t	nruns;
 };
 
 struct model {
@@ -218,7 +222,7 @@ struct model {
 	int64_t			grid_phase;
 	uint64_t		deadline;	/* earliest closing deadline */
 	uint32_t		held;		/* periods held, all CPUs */
-	uint32_t		unknown_runs;	/* CPUs with unknown_run set */
+	uint32_t		unknown_runs;	/* pending, all CPUs */
 	int32_t			free_list;
 	int32_t			*buckets;
 	struct timer_node	*nodes;
@@ -280,6 +284,13 @@ int model_sweep_deadlines(struct model *m, uint64_t now,
 int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 		     int64_t jiffy, bool global, uint64_t now,
 		     struct idl_err *err);
+int model_unknown_run(struct model *m, struct cpu_state *c, uint64_t key,
+		      int64_t fire, int64_t jiffy, uint64_t now,
+		      struct idl_err *err);
+int model_rearmed(struct model *m, uint64_t key, uint32_t flags, uint64_t now,
+		  struct idl_err *err);
+int model_settle_runs(struct model *m, struct cpu_state *c, uint64_t now,
+		      struct idl_err *err);
 int model_release(struct model *m, struct cpu_state *c, uint64_t now,
 		  struct idl_err *err);
 

@@ -639,51 +639,6 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 }
 
 /*
- * Under timer migration an unknown wheel timer run on @c may have been
- * another CPU's, or @c's own unpinned one, and neither counted in @c's
- * sleep lengths unless it was the last CPU awake.  Its re-arm, moments
- * later as a rule, says whether it was pinned; not re-armed within
- * REARM_WAIT_NS, it is taken for unpinned (of 1607 non-deferrable
- * timer_starts in the lab's 6.12 captures, none was pinned).
- */
-static int settle_unknown_run(struct model *m, struct cpu_state *c,
-			      bool pinned, uint64_t now, struct idl_err *err)
-{
-	c->unknown_run.key = 0;
-	m->unknown_runs--;
-	m->st.hold_global += !pinned;
-	return model_bound_held(m, c, c->unknown_run.fire, c->unknown_run.jiffy,
-				!pinned, now, err);
-}
-
-static int defer_unknown_run(struct model *m, struct cpu_state *c,
-			     uint64_t key, int64_t fire, int64_t jiffy,
-			     uint64_t now, struct idl_err *err)
-{
-	if (c->unknown_run.key && settle_unknown_run(m, c, false, now, err))
-		return -1;
-	c->unknown_run.key = key;
-	c->unknown_run.fire = fire;
-	c->unknown_run.jiffy = jiffy;
-	c->unknown_run.ts = now;
-	m->unknown_runs++;
-	return 0;
-}
-
-/* A wheel timer armed again: the CPU that ran it unknown learns how. */
-static int rearmed(struct model *m, uint64_t key, bool pinned, uint64_t now,
-		   struct idl_err *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->st.max_cpu; i++)
-		if (m->cpus[i].unknown_run.key == key)
-			return settle_unknown_run(m, &m->cpus[i], pinned, now,
-						  err);
-	return 0;
-}
-
-/*
  * The jiffy a wheel timer's bucket expires at, which is what the wheel
  * reports as its next event: traced by newer kernels (bucket_expiry),
  * else rounded up from expires to the granularity of the level its
@@ -724,11 +679,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 			tcpu = e->cpu;
 		timer_set(m, TK_WHEEL, e->timer.timer, tcpu, wheel_bucket(e),
 			  e->timer.flags);
-		if (m->unknown_runs)
-			return rearmed(m, key,
-				       e->timer.flags & EV_TIMER_PINNED,
-				       e->ts, err);
-		break;
+		return model_rearmed(m, key, e->timer.flags, e->ts, err);
 	case EV_TIMER_CANCEL:
 		/* known only if it was pending: a timer armed before the
 		 * capture is detached too before it runs */
@@ -763,10 +714,7 @@ static int on_wheel(struct model *m, const struct raw_event *e,
 		if (fire == NONE || fire > (int64_t)e->ts)
 			fire = (int64_t)e->ts;
 		jiffy = e->timer.has_now ? (int64_t)e->timer.now : NONE;
-		if (m->tmigr)
-			return defer_unknown_run(m, c, key, fire, jiffy, e->ts,
-						 err);
-		return model_bound_held(m, c, fire, jiffy, false, e->ts, err);
+		return model_unknown_run(m, c, key, fire, jiffy, e->ts, err);
 	}
 	return 0;
 }
@@ -934,9 +882,7 @@ int model_feed(struct model *m, const struct raw_event *e,
 	}
 	if (e->ts > m->deadline && model_sweep_deadlines(m, e->ts, err))
 		return -1;
-	if (c->unknown_run.key &&
-	    e->ts > c->unknown_run.ts + (uint64_t)REARM_WAIT_NS &&
-	    settle_unknown_run(m, c, false, e->ts, err))
+	if (c->nruns && model_settle_runs(m, c, e->ts, err))
 		return -1;
 	if (c->hold && model_release(m, c, e->ts, err))
 		return -1;
@@ -991,8 +937,7 @@ int model_finish(struct model *m, struct idl_err *err)
 	for (i = 0; i < m->st.max_cpu; i++) {
 		if (m->cpus[i].closing && model_close_period(m, i, err))
 			return -1;
-		if (m->cpus[i].unknown_run.key &&
-		    settle_unknown_run(m, &m->cpus[i], false, UINT64_MAX, err))
+		if (model_settle_runs(m, &m->cpus[i], UINT64_MAX, err))
 			return -1;
 		if (model_release(m, &m->cpus[i], UINT64_MAX, err))
 			return -1;

@@ -79,7 +79,8 @@ struct model_stats {
 	uint64_t	hold_bounded;		/* no known timer: bounded later */
 	uint64_t	hold_unbounded;		/* ... never bounded */
 	uint64_t	hold_lowered;		/* an earlier unknown timer */
-	uint64_t	hold_global;		/* unknown, re-armed unpinned */
+	uint64_t	hold_global;		/* unknown, taken as unpinned */
+	uint64_t	hold_deferrable;	/* unknown, re-armed deferrable */
 	uint64_t	sleep_exact;		/* periods with IP_SLEEP_EXACT */
 	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
 	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */
