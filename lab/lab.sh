@@ -56,6 +56,8 @@ capture options:
   -s, --seconds S      workload length (default 10)
   -e, --events LIST    events of the mid-run capture (default: all that
                        import reads), SUBSYSTEM/EVENT, blank-separated
+  -c, --clock CLOCK    trace clock of the mid-run capture (default mono,
+                       as idlelab record uses; local is ftrace's default)
   -o DIR               where the capture goes (created)
       --no-icount      guest time is the host's (plain TCG): every kernel
                        path takes tens of times longer than on hardware
@@ -237,6 +239,7 @@ cmd_capture() {
 	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
 	local icount="-icount shift=0,sleep=on" rcu=yes extra guest cmdline
+	local clock=mono
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -246,6 +249,7 @@ cmd_capture() {
 		-w|--workload) work=$2; shift 2 ;;
 		-s|--seconds) secs=$2; shift 2 ;;
 		-e|--events) events=$2; shift 2 ;;
+		-c|--clock) clock=$2; shift 2 ;;
 		-o) out=$2; shift 2 ;;
 		--no-icount) icount=; shift ;;
 		--rcu-on-cpus) rcu=; shift ;;
@@ -288,6 +292,7 @@ cmd_capture() {
 LAB_WORKLOAD="$work"
 LAB_SECONDS=$secs
 LAB_EVENTS="$(echo $events)"
+LAB_CLOCK=$clock
 LAB_SETTLE=1
 EOF
 	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"

@@ -369,7 +369,8 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
 int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 {
 	uint64_t above = 0, most = 0, best = UINT64_MAX, v;
-	int b, first = -1, last = -1;
+	int b, first = -1, last = -1, mid;
+	const int spread = LAG_SPREAD_NS / LAG_BIN_NS;
 
 	if (bad)
 		*bad = 0;
@@ -393,9 +394,12 @@ int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 	}
 	if (bad)
 		*bad = best;
-	/* its middle, where an "at most" bound ends it; else its start */
-	if (last < LAG_BINS - 1)
-		first = (first + last) / 2;
+	/* its middle, where an "at most" bound ends it, but no more than
+	 * LAG_SPREAD_NS past its start; else its start */
+	if (last < LAG_BINS - 1) {
+		mid = (first + last) / 2;
+		first = mid < first + spread ? mid : first + spread;
+	}
 	return (int64_t)first * LAG_BIN_NS;
 }
 

@@ -25,6 +25,14 @@
 /* The residency lag is looked for up to LAG_BINS * LAG_BIN_NS. */
 #define LAG_BINS	256
 #define LAG_BIN_NS	100
+/*
+ * Where few periods ended near a target residency, the lags the kernel's
+ * miss classes allow span many microseconds, and their middle overshoots
+ * (10.7 us on one lab capture; where the range is narrow, the lab's
+ * captures agree on 1.3-1.4 us): the estimate goes at most this far past
+ * the least lag the classes demand.
+ */
+#define LAG_SPREAD_NS	1000
 
 /* Called for each finished period, per CPU in time order. */
 typedef int (*model_emit_fn)(void *ctx, const struct idle_period *p,
