@@ -552,7 +552,8 @@ START_TEST(test_residency_lag)
 {
 	static const int64_t d1[] = { 100500, 100500, 100500, 102000, 102000,
 				      102000, 1562000 };
-	static const bool a1[] = { true, true, true };
+	static const bool a1[] = { true, true, true, false, false,
+				   false, false };
 	static const int64_t d2[] = { 100200, 108000 };
 	static const bool a2[] = { true, false };
 	struct model *m;
