@@ -547,6 +547,9 @@ static int64_t lag_of(const int64_t *d, const bool *above, int n,
  * outvoted and counted.  With only 100.2 us called above and 108 us not:
  * (200, 8000], whose middle, 4100 ns, is more than LAG_SPREAD_NS past
  * its start: 200 + 100 + 1000 = 1300 ns.
+ * In whole microseconds (ftrace text), 101 us called above and 104 us
+ * not bound the lag only to (0, 5000] (each stamp up to 1 us early), not
+ * (1000, 4000]: 1100 ns, not 2100.
  */
 START_TEST(test_residency_lag)
 {
@@ -556,6 +559,7 @@ START_TEST(test_residency_lag)
 				   false, false };
 	static const int64_t d2[] = { 100200, 108000 };
 	static const bool a2[] = { true, false };
+	static const int64_t d3[] = { 101000, 104000 };
 	struct model *m;
 	struct raw_event e[2];
 	uint64_t bad;
@@ -563,6 +567,8 @@ START_TEST(test_residency_lag)
 	ck_assert_int_eq(lag_of(d1, a1, 7, &bad), 1300);
 	ck_assert_uint_eq(bad, 1);
 	ck_assert_int_eq(lag_of(d2, a2, 2, &bad), 1300);
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_int_eq(lag_of(d3, a2, 2, &bad), 1100);
 	ck_assert_uint_eq(bad, 0);
 
 	/* without cpu_idle_miss events: not known */

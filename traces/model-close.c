@@ -370,11 +370,16 @@ static void lag_bound(struct model *m, int64_t x, bool above)
  * shallower state enabled), "below" iff less the exit latency it reaches
  * the next enabled state's (governors.md section 3.4).  Where d is on the
  * other side of a threshold than the kernel's class, the lag is bounded.
+ * Stamps in whole microseconds (ftrace text) each lie up to 1 us before
+ * the event, so the trace's d is known to 1 us either way: the bounds
+ * widen by as much.
  */
 static void residency_lag(struct model *m, const struct idle_period *p)
 {
 	const struct model_opts *o = &m->o;
 	int64_t d = (int64_t)(p->exit_ns - p->entry_ns);
+	int64_t slack = m->fine_stamps ? 0 : 1000;
+	bool above = p->flags & IP_MISS_ABOVE;
 	int s = p->state, j, shallower = 0;
 
 	if (s < 0 || s >= o->nstates)
@@ -382,12 +387,14 @@ static void residency_lag(struct model *m, const struct idle_period *p)
 	for (j = 0; j < s; j++)
 		shallower |= !o->disabled[j];
 	if (shallower && d >= o->target_ns[s])
-		lag_bound(m, d - o->target_ns[s], p->flags & IP_MISS_ABOVE);
+		lag_bound(m, d - o->target_ns[s] + (above ? -slack : slack),
+			  above);
 	j = deeper(o, s);
-	if (j < 0 || (p->flags & IP_MISS_ABOVE) || d <= o->exit_ns[s])
+	if (j < 0 || above || d <= o->exit_ns[s])
 		return;
-	lag_bound(m, d - o->exit_ns[s] - o->target_ns[j],
-		  !(p->flags & IP_MISS_BELOW));
+	above = !(p->flags & IP_MISS_BELOW);
+	lag_bound(m, d - o->exit_ns[s] - o->target_ns[j] +
+		  (above ? -slack : slack), above);
 }
 
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)

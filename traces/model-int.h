@@ -223,6 +223,8 @@ struct model {
 	uint64_t		deadline;	/* earliest closing deadline */
 	uint32_t		held;		/* periods held, all CPUs */
 	uint32_t		unknown_runs;	/* pending, all CPUs */
+	/* an idle exit stamped off the whole microsecond: not µs text */
+	bool			fine_stamps;
 	int32_t			free_list;
 	int32_t			*buckets;
 	struct timer_node	*nodes;

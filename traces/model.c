@@ -411,6 +411,8 @@ static int on_idle(struct model *m, const struct raw_event *e,
 	}
 	c->phase = PH_LOOP;
 	c->exit_ns = e->ts;
+	if (e->ts % 1000)
+		m->fine_stamps = true;
 	c->exit_ctx = e->ctx;
 	c->closing = true;
 	c->chain = (e->ctx & EV_CTX_KNOWN) ? CH_OPEN : CH_NONE;
