@@ -239,16 +239,20 @@ static int parse_benches(struct cli *c, struct idl_err *err)
 /* --governors: 'all' or a list, each checked against available ones. */
 static int parse_governors(struct cli *c, struct idl_err *err)
 {
-	char avail[IDLECTL_MAX_GOVS][IDLECTL_GOV_LEN], list[512] = "";
+	/* each name under IDLECTL_GOV_LEN with its separator: they fit */
+	char avail[IDLECTL_MAX_GOVS][IDLECTL_GOV_LEN];
+	char list[IDLECTL_MAX_GOVS * IDLECTL_GOV_LEN] = "";
 	char buf[512], *tok, *save, *s;
 	int n, i;
 
 	n = idlectl_available(c->o.root, avail, IDLECTL_MAX_GOVS, err);
 	if (n < 0)
 		return -1;
-	for (i = 0; i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 "%s%s", i ? " " : "", avail[i]);
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(list, " ");
+		strcat(list, avail[i]);
+	}
 	if (!strcmp(c->govs, "all")) {
 		char cur[IDLECTL_GOV_LEN] = "";
 
