@@ -11,8 +11,9 @@
 #   build/    the cross build (configure --host=aarch64-linux-gnu) of a
 #             copy of this tree
 #   root/     what the guest gets: `make install` (prefix /usr), the
-#             shared libraries it loads, bash, and rt-tests (cyclictest,
-#             hackbench) as the Debian tool for live mode
+#             shared libraries it loads, bash and flock (the project's
+#             root tests), and rt-tests (cyclictest, hackbench) as the
+#             Debian tool for live mode
 # Needs gcc-aarch64-linux-gnu, autoconf/automake, and
 # `dpkg --add-architecture arm64` with an `apt-get update` after it.
 set -euo pipefail
@@ -30,7 +31,7 @@ DEV="libcpupower-dev libcpupower1 libpfm4-dev libpfm4 check libsubunit-dev
 	libsubunit0 libtracefs-dev libtracefs1 libtraceevent-dev
 	libtraceevent1 libtracecmd-dev libtracecmd1 libjansson-dev libjansson4
 	libgsl-dev libgsl27 libgslcblas0 libzstd1 libc6"
-GUEST="bash libtinfo6 rt-tests libnuma1"
+GUEST="bash libtinfo6 util-linux rt-tests libnuma1"
 
 die() {
 	echo "cross: $*" >&2
@@ -116,6 +117,7 @@ guest_root() {
 	cp -a "$s/lib/$HOST/"*.so* "$r/lib/$HOST/"
 	cp -a "$s/$ML/"*.so.* "$r/$ML/"
 	cp -a "$s/bin/bash" "$r/usr/bin/bash"
+	cp -a "$s/usr/bin/flock" "$r/usr/bin/flock"
 	cp -a "$s/usr/bin/cyclictest" "$s/usr/bin/hackbench" "$r/usr/bin/"
 	${HOST}-strip "$r/usr/bin/idlelab"
 	rm -rf "$OUT/root"

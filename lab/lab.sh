@@ -9,6 +9,9 @@
 #   lab/lab.sh capture [options] -o DIR
 #                                     boot, run a workload, bring back the
 #                                     traces, the guest's sysfs and table
+#   lab/lab.sh run [options] -x SCRIPT -o DIR
+#                                     boot with idlelab itself (lab/cross.sh)
+#                                     and run SCRIPT in the guest as root
 #   lab/lab.sh replay DIR             import and replay a capture, print
 #                                     the agreement with the kernel (the
 #                                     live governor and the kernel's own
@@ -64,6 +67,15 @@ capture options:
       --rcu-on-cpus    RCU callbacks stay on the CPUs (no rcu_nocbs=):
                        the tick then stays on for them, which no trace
                        event shows
+run options: -k, -t, -n, -g, --no-icount and --rcu-on-cpus as for capture,
+and
+  -x, --script FILE    the script the guest runs (sh, as root); it finds
+                       idlelab on PATH, the project's tests/*.sh in
+                       /lab/tests, and writes what should come back to $OUT
+  -E, --env NAME=VALUE set NAME in the script's environment (blank-free
+                       values; repeatable)
+  -l, --limit S        stop the guest after S seconds (default 1200)
+  -o DIR               where the guest's $OUT goes (created)
 Environment: IDLELAB_LAB_CACHE (default /var/cache/idlelab/lab), QEMU,
 CROSS_CC, IDLELAB (the idlelab binary for replay), LAB_QEMU_ARGS (more
 QEMU options).
@@ -235,10 +247,79 @@ make_dtb() {
 	done
 }
 
+# guest_image KERNEL: the guest's pieces fetched or built; $img is the
+# kernel's Image
+guest_image() {
+	mkdir -p "$CACHE"
+	fetch_busybox
+	fetch_tracecmd
+	build_workload
+	case $1 in
+	6.1|6.12) fetch_kernel "$1"; img=$CACHE/$1/Image ;;
+	6.12-teo)
+		img=$CACHE/$1/Image
+		[ -f "$img" ] || die "no $img (lab/build-kernel.sh builds it)" ;;
+	*) [ -f "$1" ] || die "no kernel '$1'"; img=$1 ;;
+	esac
+}
+
+# guest_root DIR: the initramfs tree every guest has
+guest_root() {
+	local r=$1
+	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
+	cp "$LAB/guest/init" "$r/init"
+	cp "$CACHE/busybox" "$r/bin/busybox"
+	cp "$CACHE/idle-workload" "$r/bin/idle-workload"
+	cp -a "$CACHE/tracecmd/." "$r/"
+	if [ -d "$(dirname "$img")/modules" ]; then
+		mkdir -p "$r/lib/lab-modules"
+		cp "$(dirname "$img")"/modules/*.ko "$r/lib/lab-modules/" \
+			2>/dev/null || true
+	fi
+}
+
+# boot_guest WHAT IMG NCPUS TMP CMDLINE OUT LIMIT: boot TMP/root (as
+# TMP/initrd) with TMP/virt.dtb; the guest's tar stream unpacked in OUT;
+# dies unless the guest says "ok 0" within LIMIT seconds
+boot_guest() {
+	local what=$1 img=$2 ncpu=$3 tmp=$4 cmdline=$5 out=$6 limit=$7 guest
+	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"
+	rm -f "$out/out.tar"
+	# icount: the guest's clock advances 1 ns per instruction while it
+	# runs, so kernel paths take about as long as on hardware
+	cmdline="console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 $cmdline"
+	# in the background, so that a signal to this script stops the guest
+	# too: no guest outlives its run
+	# shellcheck disable=SC2086
+	timeout "$limit" "$QEMU" \
+		-machine virt,gic-version=2 -cpu cortex-a57 -smp "$ncpu" -m 1024 \
+		$icount ${LAB_QEMU_ARGS:-} \
+		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
+		-append "$cmdline" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" \
+		-device virtio-serial-pci \
+		-chardev "file,id=lab,path=$out/out.tar" \
+		-device virtserialport,chardev=lab,name=lab &
+	guest=$!
+	trap 'kill "$guest" 2>/dev/null; exit 1' INT TERM HUP
+	wait "$guest" ||
+		die "$what: qemu failed or timed out (see $out/console.log)"
+	trap - INT TERM HUP
+	tar -xf "$out/out.tar" -C "$out" ||
+		die "$what: no output from the guest (see $out/console.log)"
+	rm -f "$out/out.tar"
+	case $(cat "$out/status") in
+	ok\ 0) ;;
+	*) die "$what: the guest says: $(cat "$out/status")" ;;
+	esac
+}
+
 cmd_capture() {
 	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
-	local icount="-icount shift=0,sleep=on" rcu=yes extra guest cmdline
+	# icount and rcu are read by boot_guest too
+	local icount="-icount shift=0,sleep=on" rcu=yes extra cmdline
 	local clock=mono
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -261,33 +342,13 @@ cmd_capture() {
 	[ -f "$table" ] || die "capture: no table file '$table'"
 	[ "$ncpu" -ge 2 ] 2>/dev/null ||
 		die "capture: --cpus must be 2 or more (one CPU has no idle driver)"
-	mkdir -p "$CACHE"
-	fetch_busybox
-	fetch_tracecmd
-	build_workload
-	case $kernel in
-	6.1|6.12) fetch_kernel "$kernel"; img=$CACHE/$kernel/Image ;;
-	6.12-teo)
-		img=$CACHE/$kernel/Image
-		[ -f "$img" ] || die "capture: no $img (lab/build-kernel.sh builds it)" ;;
-	*) [ -f "$kernel" ] || die "capture: no kernel '$kernel'"; img=$kernel ;;
-	esac
+	guest_image "$kernel"
 	mkdir -p "$out"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' RETURN
 
 	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
-	mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" \
-		"$tmp/root/dev" "$tmp/root/tmp"
-	cp "$LAB/guest/init" "$tmp/root/init"
-	cp "$CACHE/busybox" "$tmp/root/bin/busybox"
-	cp "$CACHE/idle-workload" "$tmp/root/bin/idle-workload"
-	cp -a "$CACHE/tracecmd/." "$tmp/root/"
-	if [ -d "$(dirname "$img")/modules" ]; then
-		mkdir -p "$tmp/root/lib/lab-modules"
-		cp "$(dirname "$img")"/modules/*.ko "$tmp/root/lib/lab-modules/" \
-			2>/dev/null || true
-	fi
+	guest_root "$tmp/root"
 	cat > "$tmp/root/lab.conf" <<EOF
 LAB_WORKLOAD="$work"
 LAB_SECONDS=$secs
@@ -295,48 +356,18 @@ LAB_EVENTS="$(echo $events)"
 LAB_CLOCK=$clock
 LAB_SETTLE=1
 EOF
-	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"
-
 	boot=$(echo $events initcall/initcall_start \
 		initcall/initcall_finish | tr ' /' ',:')
 	cp "$table" "$out/dt.table"
 	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
 	     "$(basename "$table"), $work x ${secs}s" >&2
-	rm -f "$out/out.tar"
-	# icount: the guest's clock advances 1 ns per instruction while it
-	# runs, so kernel paths take about as long as on hardware; nocbs:
-	# RCU callbacks go to kthreads, so rcu_needs_cpu() never keeps the
-	# tick (doc/lab.md)
+	# nocbs: RCU callbacks go to kthreads, so rcu_needs_cpu() never
+	# keeps the tick (doc/lab.md)
 	extra=
 	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
-	cmdline="console=ttyAMA0 rdinit=/init panic=-1 loglevel=4"
-	cmdline="$cmdline cpuidle.governor=$gov $extra trace_event=$boot"
-	cmdline="$cmdline trace_buf_size=16M"
-	# in the background, so that a signal to this script stops the guest
-	# too: no guest outlives its capture
-	# shellcheck disable=SC2086
-	timeout $((secs * 10 + 300)) "$QEMU" \
-		-machine virt,gic-version=2 -cpu cortex-a57 -smp "$ncpu" -m 1024 \
-		$icount ${LAB_QEMU_ARGS:-} \
-		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
-		-append "$cmdline" \
-		-display none -monitor none -no-reboot \
-		-serial "file:$out/console.log" \
-		-device virtio-serial-pci \
-		-chardev "file,id=lab,path=$out/out.tar" \
-		-device virtserialport,chardev=lab,name=lab &
-	guest=$!
-	trap 'kill "$guest" 2>/dev/null; exit 1' INT TERM HUP
-	wait "$guest" ||
-		die "capture: qemu failed or timed out (see $out/console.log)"
-	trap - INT TERM HUP
-	tar -xf "$out/out.tar" -C "$out" ||
-		die "capture: no output from the guest (see $out/console.log)"
-	rm -f "$out/out.tar"
-	case $(cat "$out/status") in
-	ok\ 0) ;;
-	*) die "capture: the guest says: $(cat "$out/status")" ;;
-	esac
+	cmdline="cpuidle.governor=$gov $extra trace_event=$boot"
+	boot_guest capture "$img" "$ncpu" "$tmp" "$cmdline trace_buf_size=16M" \
+		"$out" $((secs * 10 + 300))
 	[ "$(cat "$out/sysfs-before/cpuidle/current_governor")" = "$gov" ] ||
 		die "capture: the guest's governor is" \
 		    "$(cat "$out/sysfs-before/cpuidle/current_governor")," \
@@ -356,6 +387,64 @@ EOF
 	echo "$kernel" > "$out/kernel"
 }
 
+# run: idlelab itself in the guest (lab/cross.sh's tree), running a
+# script as root on the multi-state machine; what the script leaves in
+# $OUT comes back
+cmd_run() {
+	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
+	local script= out= limit=1200 img tmp extra env=
+	local icount="-icount shift=0,sleep=on" rcu=yes
+	local root=$CACHE/arm64/root
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-k|--kernel) kernel=$2; shift 2 ;;
+		-t|--table) table=$2; shift 2 ;;
+		-n|--cpus) ncpu=$2; shift 2 ;;
+		-g|--governor) gov=$2; shift 2 ;;
+		-x|--script) script=$2; shift 2 ;;
+		-E|--env) env="$env $2"; shift 2 ;;
+		-l|--limit) limit=$2; shift 2 ;;
+		-o) out=$2; shift 2 ;;
+		--no-icount) icount=; shift ;;
+		--rcu-on-cpus) rcu=; shift ;;
+		-h|--help) usage; exit 0 ;;
+		*) die "run: unknown option '$1'" ;;
+		esac
+	done
+	[ -n "$out" ] && [ -n "$script" ] || die "run: -x SCRIPT and -o DIR are required"
+	[ -f "$script" ] || die "run: no script '$script'"
+	[ -f "$table" ] || die "run: no table file '$table'"
+	[ -x "$root/usr/bin/idlelab" ] ||
+		die "run: no $root/usr/bin/idlelab (lab/cross.sh builds it)"
+	[ "$ncpu" -ge 2 ] 2>/dev/null ||
+		die "run: --cpus must be 2 or more (one CPU has no idle driver)"
+	guest_image "$kernel"
+	mkdir -p "$out"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
+	guest_root "$tmp/root"
+	cp -a "$root/." "$tmp/root/"
+	mkdir -p "$tmp/root/lab/tests"
+	cp "$script" "$tmp/root/lab/script"
+	cp "$TOP"/tests/*.sh "$tmp/root/lab/tests/"
+	{ echo "LAB_SCRIPT=/lab/script"
+	  for v in $env; do
+		case $v in
+		[A-Za-z_]*=*) echo "$v" ;;
+		*) die "run: --env takes NAME=VALUE, not '$v'" ;;
+		esac
+	  done; } > "$tmp/root/lab.conf"
+	cp "$table" "$out/dt.table"
+	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
+	     "$(basename "$table"), $(basename "$script")" >&2
+	extra=
+	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	boot_guest run "$img" "$ncpu" "$tmp" "cpuidle.governor=$gov $extra" \
+		"$out" "$limit"
+	echo "$kernel" > "$out/kernel"
+}
+
 # kernel_governor SERIES GOV: the plugin of the kernel's own governor
 # file, built once per cache
 kernel_governor() {
@@ -369,21 +458,23 @@ kernel_governor() {
 	echo "$so"
 }
 
-# agreement DIR FILE JUDGE [IMPORT-OPTION...]: import DIR/FILE, replay
-# it with the live governor (built in) and the kernel's own file; a line
+# agreement DIR FILE JUDGE GOV KERNEL [IMPORT-OPTION...]: import DIR/FILE
+# (an idlelab trace is taken as it is), replay it with the live governor
+# GOV (built in) and the kernel's own file of series KERNEL; a line
 # per column: FILE COLUMN ENTRIES SAME% TICK% MISS% VERDICT.  The verdict
 # (doc/lab.md): at least 99.5% of the entries, ticks stops and miss
 # classes agree, and at most one disagrees where that is fewer (ok);
 # "-" for the built-in where the kernel's file is there, and for every
 # column unless JUDGE is "judge".
 agreement() {
-	local d=$1 f=$2 judge=$3 gov kernel so cols name=${2//./-}
-	shift 3
-	gov=$(cat "$d/governor")
-	kernel=$(cat "$d/kernel")
-	"$IDLELAB" import -q --states "$d/states.table" --governor "$gov" \
+	local d=$1 f=$2 judge=$3 gov=$4 kernel=$5 so cols name=${2//./-}
+	shift 5
+	case $f in
+	*.idl) name=${f%.idl} ;;
+	*) "$IDLELAB" import -q --states "$d/states.table" --governor "$gov" \
 		"$@" -o "$d/$name.idl" "$d/$f" 2>"$d/$name.import.log" ||
-		die "import of $d/$f failed (see $d/$name.import.log)"
+		die "import of $d/$f failed (see $d/$name.import.log)" ;;
+	esac
 	cols=$gov
 	if so=$(kernel_governor "$kernel" "$gov"); then
 		cols="$cols,$so"
@@ -413,7 +504,7 @@ for col, s in g.items():
         verdict = "-"
     bad += verdict == "FAIL"
     pct = lambda k: "%6.2f" % s[k] if s.get(k) is not None else "     -"
-    print("%-8s %-12s %6d %s %s %s  %s" % (sys.argv[2], label,
+    print("%-14s %-12s %6d %s %s %s  %s" % (sys.argv[2], label,
           s["agreement_entries"], pct("agreement_pct"),
           pct("agreement_tick_pct"), pct("miss_agreement_pct"), verdict))
 sys.exit(1 if bad else 0)
@@ -424,23 +515,35 @@ PY
 # judged, and the one from boot (with the kernel's boot in it); the
 # status is 1 when a judged one fails.
 cmd_replay() {
-	local d=${1:-} rc=0
-	[ -n "$d" ] && [ -f "$d/gov.txt" ] || die "replay: no capture in '${d:-}'"
-	echo "trace    column       entries  same%  tick%  miss%  verdict"
+	local d=${1:-} rc=0 gov kernel f
+	[ -n "$d" ] && [ -f "$d/kernel" ] || die "replay: no capture in '${d:-}'"
+	kernel=$(cat "$d/kernel")
+	echo "trace          column       entries  same%  tick%  miss%  verdict"
+	# recordings of idlelab itself in the guest (lab.sh run)
+	for f in "$d"/rec-*.idl; do
+		[ -f "$f" ] || continue
+		gov=${f##*/rec-}
+		agreement "$d" "${f##*/}" judge "${gov%.idl}" "$kernel" || rc=1
+	done
+	[ -f "$d/governor" ] || return $rc
+	gov=$(cat "$d/governor")
 	if [ -f "$d/mid.txt" ]; then
-		agreement "$d" mid.txt judge || rc=1
+		agreement "$d" mid.txt judge "$gov" "$kernel" || rc=1
 	fi
 	if [ -f "$d/mid.dat" ]; then
-		agreement "$d" mid.dat judge --instance lab || rc=1
+		agreement "$d" mid.dat judge "$gov" "$kernel" --instance lab || rc=1
 	fi
-	agreement "$d" gov.txt show || rc=1
+	if [ -f "$d/gov.txt" ]; then
+		agreement "$d" gov.txt show "$gov" "$kernel" || rc=1
+	fi
 	return $rc
 }
 
 case ${1:-} in
 fetch) shift; cmd_fetch "$@" ;;
 capture) shift; cmd_capture "$@" ;;
+run) shift; cmd_run "$@" ;;
 replay) shift; cmd_replay "$@" ;;
 -h|--help|"") usage ;;
-*) die "unknown command '$1' (fetch, capture)" ;;
+*) die "unknown command '$1' (fetch, capture, run, replay)" ;;
 esac

@@ -1,8 +1,8 @@
 ## the lab: real arm64 kernels under QEMU with several idle states
-## (doc/lab.md); its scripts and tables, and its CI check
+## (doc/lab.md); its scripts and tables, and its CI checks
 
-EXTRA_DIST += lab/lab.sh lab/build-kernel.sh lab/kernel.config \
-	lab/guest/init lab/tables/arm4.table lab/tables/juno.table \
-	lab/tables/deep.table
-TESTS += tests/lab-fidelity.sh
-EXTRA_DIST += tests/lab-fidelity.sh
+EXTRA_DIST += lab/lab.sh lab/cross.sh lab/build-kernel.sh lab/kernel.config \
+	lab/guest/init lab/guest/live-lab.sh lab/tables/arm4.table \
+	lab/tables/juno.table lab/tables/deep.table
+TESTS += tests/lab-fidelity.sh tests/lab-live.sh
+EXTRA_DIST += tests/lab-fidelity.sh tests/lab-live.sh

@@ -1,0 +1,102 @@
+#!/bin/sh
+# idlelab itself on a real multi-state host (doc/lab.md, "idlelab in the
+# guest"): cross-built for arm64 (lab/cross.sh) and run as root in the lab
+# guest, Debian's 6.12 with the four states of lab/tables/arm4.table on
+# two vCPUs (lab/guest/live-lab.sh): `states` must equal sysfs; `record`
+# under each governor the kernel offers must agree with the kernel's
+# choices on at least 99.5% of the entries (replayed here with the
+# kernel's own governor files); `live` over menu and ladder must finish,
+# put the governor back, and give per-state residencies that differ
+# between the governors; SIGKILLs of live and record (tests/live-soak.sh
+# in the guest) must leave the guest as found.  SKIP like
+# tests/lab-fidelity.sh when the lab's packages are missing.
+# LAB_LIVE_KILLS sets the number of kills (default 6).
+set -u
+: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+LAB=$top_srcdir/lab
+KILLS=${LAB_LIVE_KILLS:-6}
+
+for t in qemu-system-aarch64 fdtput aarch64-linux-gnu-gcc cpio python3 \
+	 apt-get dpkg-deb autoreconf; do
+	command -v $t >/dev/null ||
+		{ echo "SKIP: no $t (./quickstart check installs the lab)"; exit 77; }
+done
+dpkg-query -W -f='${Status}' linux-source-6.12 2>/dev/null |
+	grep -q 'install ok installed' ||
+	{ echo "SKIP: linux-source-6.12 is not installed"; exit 77; }
+dpkg --print-foreign-architectures | grep -qx arm64 ||
+	{ echo "SKIP: no arm64 packages (dpkg --add-architecture arm64)"; exit 77; }
+if [ -z "${IDLELAB_LAB_CACHE:-}" ] && [ "$(id -u)" != 0 ]; then
+	IDLELAB_LAB_CACHE=${TMPDIR:-/tmp}/idlelab-lab-$(id -u)
+	export IDLELAB_LAB_CACHE
+fi
+IDLELAB=$(cd "$(dirname "$IDLELAB")" && pwd)/$(basename "$IDLELAB")
+export IDLELAB
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+if ! bash "$LAB/lab.sh" fetch 6.12 >"$T/fetch.log" 2>&1; then
+	if grep -q 'apt-get download' "$T/fetch.log"; then
+		echo "SKIP: $(tail -1 "$T/fetch.log")"
+		exit 77
+	fi
+	echo "FAIL: lab fetch"
+	cat "$T/fetch.log"
+	exit 1
+fi
+# a fresh cross build of this tree, its own cache when the lab's is
+# shared (the guest must run the code under test)
+bash "$LAB/cross.sh" -o "$T/arm64" >"$T/cross.log" 2>&1 ||
+	{ echo "FAIL: lab/cross.sh"; tail -5 "$T/cross.log"; exit 1; }
+echo "cross build: $(tail -1 "$T/cross.log")"
+mkdir -p "$T/cache"
+ln -s "$T/arm64" "$T/cache/arm64"
+for f in "${IDLELAB_LAB_CACHE:-/var/cache/idlelab/lab}"/*; do
+	[ "$(basename "$f")" = arm64 ] || ln -s "$f" "$T/cache/"
+done
+
+echo "guest: Debian 6.12 arm64, arm4 table, 2 vCPUs:"
+IDLELAB_LAB_CACHE=$T/cache bash "$LAB/lab.sh" run \
+	-x "$LAB/guest/live-lab.sh" -o "$T/out" -E RECORD_SECS=4 \
+	-E BENCH=timer,pingpong:gap=500,cyclictest:interval=2000 -E RUNS=1 -E WARMUP=1 \
+	-E DURATION=1 -E KILLS="$KILLS" -E RECORD_KILLS=2 \
+	>"$T/run.log" 2>&1 || bad "the guest's script: $(tail -1 "$T/run.log")"
+sed 's/^/  /' "$T/out/summary" 2>/dev/null
+grep -q . "$T/out/summary" 2>/dev/null ||
+	{ tail -20 "$T/run.log" "$T/out/console.log" 2>/dev/null; exit 1; }
+
+# the recordings against the kernel's choices
+bash "$LAB/lab.sh" replay "$T/out" >"$T/replay.log" 2>&1 ||
+	bad "record: agreement below 99.5%"
+sed 's/^/  /' "$T/replay.log"
+[ "$(grep -c '^rec-' "$T/replay.log")" -ge 2 ] ||
+	bad "record: fewer than two recordings replayed"
+
+# the live session's results, as compare reads them; the governors must
+# differ in where their idle time went
+"$IDLELAB" compare "$T/out/live/results.json" >"$T/compare.txt" 2>&1 ||
+	bad "compare of the guest's live results: exit $?"
+python3 - "$T/out/live/results.json" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+idle = r["idle"]
+if not r["live"].get("complete"):
+    print("FAIL: live results not complete"); sys.exit(1)
+if len(idle) < 2:
+    print("FAIL: live: fewer than two governors"); sys.exit(1)
+names = [s["name"] for s in r["machine"]["states"]]
+print("  residency %:", " ".join("%12s" % n for n in names))
+rows = []
+for g, v in sorted(idle.items()):
+    row = [v["residency_pct"].get(n, 0.0) for n in names]
+    rows.append(row)
+    print("  %-12s" % g, " ".join("%12.2f" % x for x in row))
+if max(abs(a - b) for a, b in zip(rows[0], rows[1])) < 1.0:
+    print("FAIL: live: the governors' per-state residencies do not differ")
+    sys.exit(1)
+PY
+exit $fail
