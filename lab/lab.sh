@@ -183,12 +183,24 @@ build_workload() {
 	[ -x "$out" ] && [ "$out" -nt "$src" ] && return
 	command -v "$CROSS_CC" >/dev/null ||
 		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
-	"$CROSS_CC" -O2 -static -o "$out.tmp" "$src" -lm
-	mv "$out.tmp" "$out"
+	"$CROSS_CC" -O2 -static -o "$out.tmp$$" "$src" -lm
+	mv "$out.tmp$$" "$out"
+}
+
+# One writer of the cache at a time: make check runs the lab's tests side
+# by side, and each fetches what it needs.  Released at exit at the latest.
+lock_cache() {
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/.lock"
+	flock 9
+}
+
+unlock_cache() {
+	exec 9>&-
 }
 
 cmd_fetch() {
-	mkdir -p "$CACHE"
+	lock_cache
 	[ $# -gt 0 ] || set -- 6.12 6.1
 	fetch_busybox
 	fetch_tracecmd
@@ -198,6 +210,7 @@ cmd_fetch() {
 		*) die "unknown kernel series '$s' (6.12 or 6.1)" ;;
 		esac
 	done
+	unlock_cache
 }
 
 # dt_states TABLE: "NAME LATENCY_US RESIDENCY_US" of states 1.. (state 0
@@ -250,7 +263,7 @@ make_dtb() {
 # guest_image KERNEL: the guest's pieces fetched or built; $img is the
 # kernel's Image
 guest_image() {
-	mkdir -p "$CACHE"
+	lock_cache
 	fetch_busybox
 	fetch_tracecmd
 	build_workload
@@ -261,6 +274,7 @@ guest_image() {
 		[ -f "$img" ] || die "no $img (lab/build-kernel.sh builds it)" ;;
 	*) [ -f "$1" ] || die "no kernel '$1'"; img=$1 ;;
 	esac
+	unlock_cache
 }
 
 # guest_root DIR: the initramfs tree every guest has
@@ -450,11 +464,13 @@ cmd_run() {
 kernel_governor() {
 	local src=$CACHE/$1/governors/$2.c so=$CACHE/$1/$2.so
 	[ -f "$src" ] || return 1
+	lock_cache
 	if [ ! -f "$so" ] || [ "$src" -nt "$so" ]; then
-		"$IDLELAB" governor build "$src" -o "$so.tmp" >/dev/null 2>&1 ||
+		"$IDLELAB" governor build "$src" -o "$so.tmp$$" >/dev/null 2>&1 ||
 			die "governor build $src failed"
-		mv "$so.tmp" "$so"
+		mv "$so.tmp$$" "$so"
 	fi
+	unlock_cache
 	echo "$so"
 }
 

@@ -113,6 +113,7 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		"kernel %d %s, %s %d %s (%s)\n",
 		(unsigned long long)d->count, rc->cpu,
 		(unsigned long long)rc->kindex,
+		rc->kindex == 0 ? " (first, not scored)" :
 		rc->kindex < REPLAY_WARMUP ? " (warm-up)" : "",
 		(unsigned long long)(at / 1000000000ULL),
 		(unsigned long long)(at % 1000000000ULL), p->state,
@@ -393,9 +394,11 @@ static void follow_one(struct replay_cpu *rc, int gi,
 			g->k[j].same++;
 		enter_recorded(rc, &g->k[j], p, gap);
 	}
-	if (i < REPLAY_WARMUP)
+	/* the first entry is never scored: the state and residency of the
+	 * one before it, which every governor's select reads, are unknown */
+	if (i > 0 && i < REPLAY_WARMUP)
 		agree_sum(&g->early, &a);
-	else
+	else if (i >= REPLAY_WARMUP)
 		agree_add(&g->sc, &a);
 	if (sync && w == REPLAY_WARMUP - 1)
 		choose_copy(rc, gi);
@@ -425,6 +428,8 @@ static void tick_agreement(struct replay_cpu *rc, const struct idle_period *prev
 	int gi;
 
 	if ((prev->flags & IP_TICK_STOPPED) || !(next->flags & IP_TICK_STOPPED))
+		return;
+	if (rc->kindex == 1)	/* @prev is the first entry: never scored */
 		return;
 	for (gi = 0; gi < s->ngov; gi++) {
 		struct replay_gov_cpu *g = &rc->g[gi];
@@ -488,9 +493,10 @@ void replay_follow_finish(struct replay_cpu *rc)
 
 		if (!followed(g))
 			continue;
-		if (rc->kindex < REPLAY_WARMUP)
+		if (rc->kindex < REPLAY_WARMUP) {
 			agree_add(&g->sc, &g->early);
-		else
+			g->sc.agree_warmup += rc->kindex > 0;
+		} else
 			g->sc.agree_warmup += REPLAY_WARMUP;
 		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
 			detach_copy(rc, &g->k[j]);
