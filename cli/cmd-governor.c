@@ -32,7 +32,7 @@ static const char governor_usage[] =
 
 /* The options of build, which --help shows for the whole command. */
 #define BUILD_OPTIONS(o) { \
-	IDL_OPT_PATH('o', "output", &(o)->out, "GOV.so", \
+	IDL_OPT_OUTPUT('o', "output", &(o)->out, "GOV.so", \
 		"the plugin to write"), \
 	IDL_OPT_STR('k', "kernel", &(o)->kernel, "X.Y", \
 		"apply the rules of Linux X.Y (how the latency limit and " \
@@ -86,7 +86,7 @@ static int build(int argc, char **argv)
 	const struct idl_option opts[] = BUILD_OPTIONS(&o);
 	const struct idl_cmdline cl = {
 		.usage = governor_usage, .opts = opts, .operand = "SRC.c",
-		.min_operands = 1, .max_operands = 1,
+		.min_operands = 1, .max_operands = 1, .input_operands = true,
 	};
 	int first = idl_parse_options(argc, argv, &cl);
 

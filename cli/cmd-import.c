@@ -84,7 +84,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 {
 	struct import_opts *o = &a->o;
 	const struct idl_option opts[] = {
-		IDL_OPT_PATH('o', "output", &o->out, "OUT",
+		IDL_OPT_OUTPUT('o', "output", &o->out, "OUT",
 			"trace file to write"),
 		IDL_OPT_STR('m', "machine", &o->machine, "NAME",
 			"C-state table: a built-in machine"),
@@ -107,7 +107,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 	const struct idl_cmdline cl = {
 		.print_usage = import_usage, .opts = opts,
 		.footer = import_footer, .operand = "IN",
-		.min_operands = 1, .max_operands = 1,
+		.min_operands = 1, .max_operands = 1, .input_operands = true,
 	};
 	int first;
 

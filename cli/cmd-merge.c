@@ -34,7 +34,7 @@ int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	const struct idl_option opts[] = {
-		IDL_OPT_PATH('o', "output", &out, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &out, "FILE",
 			"the merged results (written atomically)"),
 		IDL_OPT_END
 	};
@@ -42,6 +42,7 @@ int cmd_merge(int argc, char **argv)
 		.usage = merge_usage, .opts = opts,
 		.footer = "See doc/sweep.md.\n",
 		.min_operands = 1, .max_operands = -1, .operand = "PART.json",
+		.input_operands = true,
 	};
 	struct merge_args m;
 	struct idl_err err;

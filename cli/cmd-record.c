@@ -47,13 +47,13 @@ int cmd_record(int argc, char **argv)
 	struct record_result res;
 	struct idl_err err = { 0 };
 	const struct idl_option opts[] = {
-		IDL_OPT_PATH('o', "output", &o.output, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &o.output, "FILE",
 			"trace file to write"),
 		IDL_OPT_DOUBLE_ABOVE('d', "duration", &o.duration, "SECS", 0,
 			86400, "stop after SECS seconds"),
 		IDL_OPT_CALLBACK('c', "cpus", &o.cpus, "LIST", opt_cpus,
 			"record only these CPUs (\"0-3,6\")"),
-		IDL_OPT_PATH('r', "raw", &o.raw, "FILE",
+		IDL_OPT_OUTPUT('r', "raw", &o.raw, "FILE",
 			"also write the raw events as ftrace-style text"),
 		IDL_OPT_FLAG('q', "quiet", &o.quiet, "no summary on stderr"),
 		IDL_OPT_END

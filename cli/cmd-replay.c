@@ -236,7 +236,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"per-decision lines for CPU; FROM-TO are idle period "
 			"numbers, or times since trace start with a unit (ns, "
 			"us, ms, s), e.g. 0:1.5s-1.6s"),
-		IDL_OPT_PATH('o', "output", &c->output, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &c->output, "FILE",
 			"write the results to FILE (atomically)"),
 		IDL_OPT_CALLBACK(0, "synthetic", o, "N[:CPUS]", opt_synthetic,
 			"replay N generated periods per CPU instead of traces "
@@ -249,6 +249,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	};
 	const struct idl_cmdline cl = {
 		.usage = replay_usage, .opts = opts, .max_operands = -1,
+		.input_operands = true,
 	};
 
 	return idl_parse_options(argc, argv, &cl);

@@ -44,7 +44,7 @@ int cmd_report(int argc, char **argv)
 	int rule = -1;		/* -1: not given (not for a sweep) */
 	const char *out = NULL;
 	const struct idl_option opts[] = {
-		IDL_OPT_PATH('o', "output", &out, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &out, "FILE",
 			"the page to write (required)"),
 		IDL_OPT_STR('t', "title", &o.title, "TEXT",
 			"page title (default \"idlelab report\")"),
@@ -57,6 +57,7 @@ int cmd_report(int argc, char **argv)
 	const struct idl_cmdline cl = {
 		.usage = report_usage, .opts = opts, .operand = "RESULTS",
 		.min_operands = 1, .max_operands = MAX_INPUTS,
+		.input_operands = true,
 	};
 	struct res_set sets[MAX_INPUTS];
 	struct cmp_table t;

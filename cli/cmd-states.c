@@ -236,7 +236,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		IDL_OPT_PATH(0, "file", &o->file, "F",
 			"a table file (doc/table-format.md)"),
 		IDL_OPT_FLAG(0, "list", &o->list, "list the built-in tables"),
-		IDL_OPT_PATH(0, "save", &o->save, "FILE",
+		IDL_OPT_OUTPUT(0, "save", &o->save, "FILE",
 			"write the table to FILE as a table file"),
 		IDL_OPT_CHOICE(0, "format", &o->fmt, "FMT",
 			"text (default), csv or json", "text", "csv", "json"),

@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		IDL_OPT_CALLBACK(0, "shard", a, "I/N", set_shard,
 			"run shard I of N only (cell k is in shard\n"
 			"k mod N + 1)"),
-		IDL_OPT_PATH('o', "output", &a->out, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &a->out, "FILE",
 			"results (JSON, written atomically)"),
 		IDL_OPT_FLAG(0, "force", &a->force,
 			"run more than " IDL_STR(SWEEP_DEFAULT_MAX_CELLS)
@@ -120,6 +120,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	const struct idl_cmdline cl = {
 		.usage = sweep_usage, .opts = opts, .footer = sweep_footer,
 		.min_operands = 1, .max_operands = -1, .operand = "TRACE",
+		.input_operands = true,
 	};
 	int ret = idl_parse_options(argc, argv, &cl);
 

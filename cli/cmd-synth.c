@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "cstate.h"
 #include "options.h"
@@ -43,7 +44,7 @@ static int parse_args(int argc, char **argv, struct synth_args *a)
 {
 	struct synth_params *p = &a->p;
 	const struct idl_option opts[] = {
-		IDL_OPT_PATH('o', "output", &a->out, "FILE",
+		IDL_OPT_OUTPUT('o', "output", &a->out, "FILE",
 			"trace to write (appears only when complete)"),
 		IDL_OPT_STR('m', "machine", &a->machine, "NAME",
 			"built-in C-state table (or a table file)"),
@@ -145,7 +146,8 @@ int cmd_synth(int argc, char **argv)
 		idl_err_print(&err);
 		return err.status;
 	}
-	printf("%s: %" PRIu64 " idle periods on %" PRIu32 " CPUs, %.9g s\n",
-	       a.out, n, p->nr_cpus, (double)p->duration_ns / 1e9);
+	fprintf(idl_summary_stream(a.out),
+		"%s: %" PRIu64 " idle periods on %" PRIu32 " CPUs, %.9g s\n",
+		a.out, n, p->nr_cpus, (double)p->duration_ns / 1e9);
 	return IDL_EXIT_OK;
 }

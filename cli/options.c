@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "options.h"
 
 /* ---------------------------------------------------------- messages */
@@ -151,6 +152,7 @@ static int parse_choice(const struct idl_option *o, const char *arg)
 static int set_value(const struct idl_option *o, const char *arg)
 {
 	char what[256];
+	struct idl_err err;
 	int ret;
 
 	switch (o->type) {
@@ -160,6 +162,11 @@ static int set_value(const struct idl_option *o, const char *arg)
 	case IDL_T_STRING:
 		if ((o->flags & IDL_OPT_NONEMPTY) && !*arg)
 			return idl_opt_error(o, arg, "a name (it is empty)");
+		if ((o->flags & IDL_OPT_OUTFILE) && idl_out_check(arg, &err)) {
+			idl_error("%s: %s", opt_name(o, what, sizeof(what)),
+				  err.msg);
+			return -1;
+		}
 		*(const char **)o->value = arg;
 		return 0;
 	case IDL_T_CALLBACK:
@@ -312,6 +319,56 @@ static int check_operands(const struct idl_cmdline *cl, int n, char **rest)
 			       cl->operand);
 }
 
+/* Is @path, given to the output option @out, also read (or written) by
+ * another option or an operand?  Then refuse: the output would replace
+ * what the command reads. */
+static int output_is_input(const struct idl_cmdline *cl,
+			   const struct idl_option *out, const char *path,
+			   int n, char **rest)
+{
+	const struct idl_option *o;
+	char name[64], other[64];
+	const char *v;
+	int i;
+
+	for (o = cl->opts; o->type != IDL_T_END; o++) {
+		if (o == out || o->type != IDL_T_STRING ||
+		    !(o->flags & IDL_OPT_NONEMPTY))
+			continue;
+		v = *(const char **)o->value;
+		if (v && idl_same_file(path, v)) {
+			idl_error("%s: '%s' is also the file of %s: it would "
+				  "be replaced", opt_name(out, name,
+				  sizeof(name)), path,
+				  opt_name(o, other, sizeof(other)));
+			return -1;
+		}
+	}
+	for (i = 0; cl->input_operands && i < n; i++)
+		if (idl_same_file(path, rest[i])) {
+			idl_error("%s: '%s' is also an input (%s): it would "
+				  "be replaced", opt_name(out, name,
+				  sizeof(name)), path, rest[i]);
+			return -1;
+		}
+	return 0;
+}
+
+static int check_outputs(const struct idl_cmdline *cl, int n, char **rest)
+{
+	const struct idl_option *o;
+	const char *v;
+
+	for (o = cl->opts; o->type != IDL_T_END; o++) {
+		if (!(o->flags & IDL_OPT_OUTFILE))
+			continue;
+		v = *(const char **)o->value;
+		if (v && output_is_input(cl, o, v, n, rest))
+			return -1;
+	}
+	return 0;
+}
+
 int idl_parse_options(int argc, char **argv, const struct idl_cmdline *cl)
 {
 	struct option lopts[MAX_OPTIONS + 1];
@@ -341,6 +398,10 @@ int idl_parse_options(int argc, char **argv, const struct idl_cmdline *cl)
 	}
 	if (check_operands(cl, argc - optind, argv + optind))
 		return IDL_OPTS_BAD;
+	if (check_outputs(cl, argc - optind, argv + optind)) {
+		try_help();
+		return IDL_OPTS_BAD;
+	}
 	return optind;
 }
 

@@ -44,6 +44,7 @@ enum idl_opt_type {
 #define IDL_OPT_OPTIONAL_ARG	1	/* --name[=ARG] */
 #define IDL_OPT_ABOVE_MIN	2	/* IDL_T_DOUBLE: > dmin, not >= dmin */
 #define IDL_OPT_NONEMPTY	4	/* IDL_T_STRING: not "" (a path) */
+#define IDL_OPT_OUTFILE		8	/* IDL_T_STRING: idl_out_check() */
 
 struct idl_option {
 	int			short_name;	/* 'o', or 0: long only */
@@ -77,6 +78,11 @@ struct idl_option {
 #define IDL_OPT_PATH(s, l, v, a, h) \
 	{ IDL_OPT_COMMON(s, l, IDL_T_STRING, IDL_OPT_PTR(v, const char *), \
 			 a, h), .flags = IDL_OPT_NONEMPTY }
+/* A file to write: refused before anything runs where it cannot be one
+ * (a directory, a block device, a socket: idl_out_check()). */
+#define IDL_OPT_OUTPUT(s, l, v, a, h) \
+	{ IDL_OPT_COMMON(s, l, IDL_T_STRING, IDL_OPT_PTR(v, const char *), \
+			 a, h), .flags = IDL_OPT_NONEMPTY | IDL_OPT_OUTFILE }
 #define IDL_OPT_INT(s, l, v, a, lo, hi, h) \
 	{ IDL_OPT_COMMON(s, l, IDL_T_INT, IDL_OPT_PTR(v, int), a, h), \
 	  .min = (lo), .max = (hi) }
@@ -133,6 +139,8 @@ struct idl_cmdline {
 	 * operand names the first one in messages ("FILE") */
 	int			min_operands, max_operands;
 	const char		*operand;
+	/* the operands are files read: no output option may name one */
+	bool			input_operands;
 };
 
 /* idl_parse_options(): help printed, exit 0; error reported, exit 2 */

@@ -351,11 +351,12 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 
 	if (setup(&b, o, &ver, err))
 		return -1;
-	printf("%s: %s rules of Linux %u.%u (%s)\n", o->src,
-	       o->kernel ? "the" : "detected:", ver >> 16, (ver >> 8) & 255,
-	       ver < KV(5, 7, 0) ? "latency limit in us" :
-	       ver < KV(5, 15, 0) ? "unsigned residencies in ns" :
-	       "signed residencies in ns");
+	fprintf(idl_summary_stream(o->out),
+		"%s: %s rules of Linux %u.%u (%s)\n", o->src,
+		o->kernel ? "the" : "detected:", ver >> 16, (ver >> 8) & 255,
+		ver < KV(5, 7, 0) ? "latency limit in us" :
+		ver < KV(5, 15, 0) ? "unsigned residencies in ns" :
+		"signed residencies in ns");
 	r = compile(&b, o->src, b.obj[0], true);
 	if (r == RUN_NOT_RUN)
 		goto no_compiler;
@@ -374,13 +375,11 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 			    msg);
 		goto fail;
 	}
-	if (rename(b.tmp_out, o->out)) {
-		idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", o->out,
-			    strerror(errno));
+	if (idl_commit(b.tmp_out, o->out, err))
 		goto fail;
-	}
 	b.tmp_out[0] = '\0';
-	printf("%s: governor \"%s\"\n", o->out, idl_plugin_name(ops));
+	fprintf(idl_summary_stream(o->out), "%s: governor \"%s\"\n", o->out,
+		idl_plugin_name(ops));
 	cleanup(&b);
 	return 0;
 no_compiler:

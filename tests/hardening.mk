@@ -1,11 +1,11 @@
 ## tests for hardening: bad input, bounded memory, atomic writes, fuzzing
 
 TESTS += tests/bad-input.sh tests/bounded-memory.sh tests/atomic-write.sh \
-	tests/text-safety.sh tests/nothing-lost.sh
+	tests/text-safety.sh tests/nothing-lost.sh tests/output-targets.sh
 dist_doc_DATA += doc/hardening.md
 EXTRA_DIST += tests/bad-input.sh tests/bounded-memory.sh \
 	tests/atomic-write.sh tests/text-safety.sh tests/nothing-lost.sh \
-	tests/bad-input tests/fuzz \
+	tests/output-targets.sh tests/bad-input tests/fuzz \
 	.ci/hardening
 
 # tests/bad-input is a directory of inputs, not a program made from

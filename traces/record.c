@@ -657,8 +657,8 @@ static int close_raw(struct rec *r, bool ok, struct idl_err *err)
 		return 0;
 	bad = fclose(r->raw) != 0;
 	r->raw = NULL;
-	if (ok && !bad && rename(r->raw_tmp, r->o->raw) == 0)
-		return 0;
+	if (ok && !bad)
+		return idl_commit(r->raw_tmp, r->o->raw, err);
 	unlink(r->raw_tmp);
 	return ok ? idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", r->o->raw,
 				strerror(errno)) : 0;

@@ -431,11 +431,8 @@ int trace_writer_close(struct trace_writer *w, struct idl_err *err)
 		goto fail;
 	}
 	w->fd = -1;
-	if (rename(w->tmp, w->path) < 0) {
-		idl_err_set(err, IDL_EXIT_FAILURE, "%s: rename: %s", w->path,
-			    strerror(errno));
+	if (idl_commit(w->tmp, w->path, err))
 		goto fail;
-	}
 	w_free(w);
 	return 0;
 fail:
