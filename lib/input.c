@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -47,9 +48,26 @@ static int check_file(int fd, const char *path, uint64_t max_size,
 			   "%s)", path, (uint64_t)st.st_size, what, lim);
 }
 
+bool idl_input_kernel_file(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return false;
+	switch ((unsigned long)sf.f_type) {
+	case 0x9fa0:		/* PROC_SUPER_MAGIC */
+	case 0x62656572:	/* SYSFS_MAGIC */
+	case 0x74726163:	/* TRACEFS_MAGIC */
+	case 0x64626720:	/* DEBUGFS_MAGIC */
+		return true;
+	}
+	return false;
+}
+
 int idl_input_open(const char *path, uint64_t max_size, const char *what,
 		   struct idl_err *err)
 {
+	const char *base = strrchr(path, '/');
 	/* O_NONBLOCK: a FIFO without a writer would block open() */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
@@ -59,6 +77,20 @@ int idl_input_open(const char *path, uint64_t max_size, const char *what,
 	if (check_file(fd, path, max_size, what, err)) {
 		close(fd);
 		return -1;
+	}
+	if (idl_input_kernel_file(fd)) {
+		/* trace_pipe, trace_pipe_raw: they wait for the next event */
+		base = base ? base + 1 : path;
+		if (!strncmp(base, "trace_pipe", 10)) {
+			close(fd);
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: a "
+					   "stream of events that does not "
+					   "end: give the trace file, or use "
+					   "idlelab record", path);
+		}
+		/* the rest stays non-blocking: a read that would wait
+		 * fails instead */
+		return fd;
 	}
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
 		idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,

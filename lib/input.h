@@ -12,6 +12,7 @@
 #ifndef IDLELAB_INPUT_H
 #define IDLELAB_INPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,6 +34,14 @@
  */
 int idl_input_open(const char *path, uint64_t max_size, const char *what,
 		   struct idl_err *err);
+/*
+ * Is @fd a file of the kernel's own (procfs, sysfs, tracefs, debugfs)?
+ * Those are "regular" with a size of 0 or 4096 whatever they hold, and
+ * some wait for data that may never come: idl_input_open() refuses
+ * tracefs' trace_pipe files and leaves the others non-blocking.
+ */
+bool idl_input_kernel_file(int fd);
+
 /* The same as a stdio stream ("r"), or NULL. */
 FILE *idl_input_fopen(const char *path, uint64_t max_size, const char *what,
 		      struct idl_err *err);

@@ -39,7 +39,7 @@ bool pareto_is_sweep(const char *path)
 	/* a FIFO or a device is for the results reader to refuse */
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	f = fopen(path, "r");
+	f = idl_input_fopen(path, 0, NULL, NULL);
 	if (!f)
 		return false;
 	n = fread(head, 1, sizeof(head) - 1, f);

@@ -9,7 +9,10 @@
 #            @dir (a directory), @missing (under a non-existent dir),
 #            @notdir (below a regular file), @fifo (a FIFO fed by a
 #            writer that closes it), @fifo-nowriter (a FIFO nobody
-#            opens for writing), @zero (/dev/zero), @sparse (an 8 GiB
+#            opens for writing), @trace-pipe, @trace-file (trace_pipe
+#            and trace of a tracefs instance of this test's own; root,
+#            else skipped),
+#            @zero (/dev/zero), @sparse (an 8 GiB
 #            sparse file), @longline-table (a table with a 100 KB
 #            comment line), @hugeline-ftrace, @hugeline-report,
 #            @hugeline-decide, @hugeline-table, @hugeline-json (a 64 MiB
@@ -34,8 +37,10 @@ dir=$top_srcdir/tests/bad-input
 learn=${1:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
 fifo_pid=
+inst=
 cleanup() {
 	[ -n "$fifo_pid" ] && kill "$fifo_pid" 2>/dev/null
+	[ -n "$inst" ] && rmdir "$inst" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -58,6 +63,8 @@ path_of() {
 	@fifo-nowriter)
 		[ -p "$tmp/fifo-nw" ] || mkfifo "$tmp/fifo-nw"
 		echo "$tmp/fifo-nw" ;;
+	@trace-pipe) [ -z "$inst" ] || echo "$inst/trace_pipe" ;;
+	@trace-file) [ -z "$inst" ] || echo "$inst/trace" ;;
 	@zero) echo /dev/zero ;;
 	@sparse)
 		[ -f "$tmp/sparse" ] || truncate -s 8G "$tmp/sparse"
@@ -94,6 +101,11 @@ path_of() {
 	esac
 }
 
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
+	inst=/sys/kernel/tracing/instances/idlelab-badinput-$$
+	mkdir "$inst" 2>/dev/null || inst=
+fi
+
 n=0 fail=0 xfails=0
 while IFS='|' read -r file cmd status prefix note; do
 	file=$(echo "$file" | sed 's/^ *//; s/ *$//')
@@ -123,7 +135,7 @@ while IFS='|' read -r file cmd status prefix note; do
 	# shellcheck disable=SC2086 # the template is split into words
 	t=$TIMEOUT
 	case $note in xfail*) t=10 ;; esac	# a known hang need not wait
-	case $file in @fifo-nowriter|@zero) t=10 ;; esac	# nor a hang
+	case $file in @fifo-nowriter|@trace-pipe|@zero) t=10 ;; esac	# nor a hang
 	timeout "$t" "$IDLELAB" $args >"$tmp/stdout" 2>"$tmp/stderr" \
 		</dev/null
 	got=$?

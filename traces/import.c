@@ -18,6 +18,7 @@
 #include "cstate.h"
 #include "host.h"
 #include "import.h"
+#include "input.h"
 #include "trace.h"
 
 #define SORT_WINDOW	65536	/* events held for reordering */
@@ -74,14 +75,11 @@ const struct importer *importer_detect(const char *path,
 	const char *zname;
 	const struct importer *const *i;
 	unsigned char head[IMPORT_HEAD_MAX];
-	FILE *f = fopen(path, "rb");
+	FILE *f = idl_input_fopen(path, 0, NULL, err);
 	size_t n;
 
-	if (!f) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-			    strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	zname = compressed(head, n);

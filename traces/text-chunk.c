@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "text-import.h"
 
 /* zeros after a buffer, for the fast path's reads past a line's end */
@@ -436,8 +437,20 @@ static struct text_par *par_create(const char *path,
 
 	if (!tp)
 		goto nomem;
-	tp->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (tp->fd < 0 || fstat(tp->fd, &st)) {
+	tp->fd = idl_input_open(path, 0, NULL, err);
+	if (tp->fd < 0) {
+		par_free(tp);
+		return NULL;
+	}
+	if (!fstat(tp->fd, &st) && idl_input_kernel_file(tp->fd)) {
+		/* chunks are cut by the file's size, which such files hide */
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: a file of the "
+			    "kernel's, whose size is not told: copy it to a "
+			    "file first (cat %s > trace.txt)", path, path);
+		par_free(tp);
+		return NULL;
+	}
+	if (fstat(tp->fd, &st)) {
 		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
 			    strerror(errno));
 		par_free(tp);
