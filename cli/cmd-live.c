@@ -138,6 +138,15 @@ static int opt_list_bench(const struct idl_option *opt, const char *arg)
 }
 
 /* Returns 0, or IDL_OPTS_* (help printed, or an error reported). */
+/* A comma-separated list with no empty item ("", "a,,b", ",a", "a,"). */
+static bool list_ok(const char *list)
+{
+	size_t n = strlen(list);
+
+	return n && list[0] != ',' && list[n - 1] != ',' &&
+	       !strstr(list, ",,");
+}
+
 static int parse_args(struct cli *c, int argc, char **argv)
 {
 	struct live_opts *o = &c->o;
@@ -191,6 +200,16 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	ret = idl_parse_options(argc, argv, &cl);
 	if (ret < 0)
 		return ret;
+	if (!list_ok(c->benches)) {
+		idl_usage_error("--bench: '%s' has an empty benchmark (give "
+				"names, like pingpong,timer)", c->benches);
+		return IDL_OPTS_BAD;
+	}
+	if (c->disable && !list_ok(c->disable)) {
+		idl_usage_error("--disable-state: '%s' has an empty index "
+				"(give state indices, like 1,2)", c->disable);
+		return IDL_OPTS_BAD;
+	}
 	o->latency_limit_us = c->latency_limit_us;
 	o->shuffle = c->seed >= 0;
 	o->seed = o->shuffle ? (unsigned int)c->seed : 0;
@@ -295,10 +314,6 @@ static int parse_disable(struct cli *c, struct idl_err *err)
 
 	if (!c->disable)
 		return 0;
-	if (!*c->disable)
-		return idl_err_set(err, IDL_EXIT_BADINPUT, "--disable-state: "
-				   "an empty list (give state indices, like "
-				   "1,2)");
 	snprintf(buf, sizeof(buf), "%s", c->disable);
 	for (s = buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
 		if (idl_parse_int(tok, 0, nstates - 1, &k))

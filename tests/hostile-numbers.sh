@@ -175,5 +175,19 @@ if [ "$(id -u)" = 0 ]; then
 	try record --cpus V -- -o "$NO/r.idl"
 fi
 
+# lists with an empty item are usage errors (2), found before the
+# machine is looked at (issue 32, item 9)
+for a in "-b=" "-b=timer,,pingpong" "-b=timer," "--disable-state=0,,1" \
+	 "--disable-state=" "--disable-state=,1"; do
+	# shellcheck disable=SC2086
+	"$IDLELAB" live "${a%%=*}" "${a#*=}" $L >/dev/null 2>"$T/err"
+	rc=$?
+	runs=$((runs + 1))
+	if [ $rc != 2 ] || ! grep -q 'empty' "$T/err"; then
+		echo "FAIL: live $a: exit $rc, want 2 ($(head -1 "$T/err"))"
+		fail=1
+	fi
+done
+
 echo "hostile-numbers: $runs runs"
 exit $fail
