@@ -212,7 +212,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		IDL_OPT_S64(0, "latency-req", &o->latency_req, "NS", 0,
 			INT64_MAX, "what-if: PM QoS latency limit in ns, "
 			"for every period"),
-		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, 100000,
+		IDL_OPT_UINT(0, "hz", &o->hz, "N", 1, TRACE_HZ_MAX,
 			"what-if: tick rate"),
 		IDL_OPT_S64(0, "merge-gap", &o->merge_gap_ns, "NS", 0,
 			INT64_MAX, "merge recorded tick/poll-limit wakeups "

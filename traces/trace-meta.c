@@ -458,6 +458,10 @@ static int meta_check(const struct trace_meta *m, const char *path,
 		return idl_err_at_offset(err, path, base,
 					 "%" PRIu32 " CPUs, at most %d allowed",
 					 m->nr_cpus, TRACE_MAX_CPUS);
+	if (m->hz > TRACE_HZ_MAX)
+		return idl_err_at_offset(err, path, base,
+					 "HZ %" PRIu32 " (at most %d)", m->hz,
+					 TRACE_HZ_MAX);
 	if (m->start_ns > m->end_ns)
 		return idl_err_at_offset(err, path, base,
 					 "capture starts (%" PRIu64 " ns) after "

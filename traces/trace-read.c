@@ -43,7 +43,7 @@ struct trace_reader {
 	bool		qos_uncounted;
 	bool		done;
 	/* per CPU: the last entry time read, to refuse time going back */
-	uint64_t	last_entry[TRACE_MAX_CPUS];
+	uint64_t	last_exit[TRACE_MAX_CPUS];	/* or the start */
 	/* per CPU: its latency constraint (TF_QOS_UNKNOWN: the trace's) */
 	uint32_t	qos_us[TRACE_MAX_CPUS];
 	/* an error found by trace_reader_batch() after the periods it
@@ -147,6 +147,15 @@ static int r_header(struct trace_reader *r, struct idl_err *err)
 	return 0;
 }
 
+/* No period of a CPU may begin before the capture or its last exit. */
+static void start_times(struct trace_reader *r)
+{
+	int c;
+
+	for (c = 0; c < TRACE_MAX_CPUS; c++)
+		r->last_exit[c] = r->meta.start_ns;
+}
+
 struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
@@ -171,6 +180,7 @@ struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 	posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	r->off = r->header_size;
 	memset(r->qos_us, 0xff, sizeof(r->qos_us));
+	start_times(r);
 	return r;
 fail:
 	trace_reader_close(r);
@@ -342,6 +352,16 @@ static int r_next_block(struct trace_reader *r, int cpu, struct idl_err *err)
 	return 0;
 }
 
+/* rec_check()'s tests, inline for the batch loop: @last is the CPU's
+ * last exit (the capture's start before its first period) */
+static inline bool bad_record(const struct idle_period *p, uint64_t last,
+			      uint64_t end_ns)
+{
+	return p->exit_ns < p->entry_ns || p->entry_ns < last ||
+	       p->exit_ns > end_ns || p->sleep_length_ns < -TRACE_TIME_MAX ||
+	       p->delta_tick_ns < -TRACE_TIME_MAX;
+}
+
 /*
  * Records of an intact block that no writer produces (the writer refuses
  * them): an idle period that ends before it starts, or a CPU's periods
@@ -357,11 +377,22 @@ static int rec_check(struct trace_reader *r, const struct idle_period *p,
 		return idl_err_at_offset(err, r->path, off,
 			"CPU %" PRIu32 ": idle period ends (%" PRIu64 " ns) before it starts (%" PRIu64 " ns)",
 			p->cpu, p->exit_ns, p->entry_ns);
-	if (p->entry_ns < r->last_entry[p->cpu])
+	if (p->entry_ns < r->meta.start_ns || p->exit_ns > r->meta.end_ns)
 		return idl_err_at_offset(err, r->path, off,
-			"CPU %" PRIu32 ": idle period at %" PRIu64 " ns goes back in time (previous at %" PRIu64 " ns)",
-			p->cpu, p->entry_ns, r->last_entry[p->cpu]);
-	r->last_entry[p->cpu] = p->entry_ns;
+			"CPU %" PRIu32 ": idle period %" PRIu64 "-%" PRIu64 " ns outside the capture (%" PRIu64 "-%" PRIu64 " ns)",
+			p->cpu, p->entry_ns, p->exit_ns, r->meta.start_ns,
+			r->meta.end_ns);
+	if (p->entry_ns < r->last_exit[p->cpu])
+		return idl_err_at_offset(err, r->path, off,
+			"CPU %" PRIu32 ": idle period at %" PRIu64 " ns begins before the previous one ended (%" PRIu64 " ns)",
+			p->cpu, p->entry_ns, r->last_exit[p->cpu]);
+	if (p->sleep_length_ns < -TRACE_TIME_MAX ||
+	    p->delta_tick_ns < -TRACE_TIME_MAX)
+		return idl_err_at_offset(err, r->path, off,
+			"CPU %" PRIu32 ": idle period at %" PRIu64 " ns: sleep length %" PRId64 " or tick distance %" PRId64 " ns below -2^62",
+			p->cpu, p->entry_ns, p->sleep_length_ns,
+			p->delta_tick_ns);
+	r->last_exit[p->cpu] = p->exit_ns;
 	return 1;
 }
 
@@ -434,7 +465,7 @@ static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		 * compiler knows */
 		uint32_t pos = r->pos, end = r->n, c = r->cur_cpu;
 		uint32_t q = r->qos_us[c];
-		uint64_t last = r->last_entry[c];
+		uint64_t last = r->last_exit[c], end_ns = r->meta.end_ns;
 		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
 		bool plain = !r->cur_qos && q == TF_QOS_UNKNOWN;
 
@@ -445,18 +476,16 @@ static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		     n++, pos++, b += TF_REC_SIZE) {
 			rec_decode(b, c, &p[n]);
 			p[n].flags &= ~IP_QOS_KNOWN;
-			if (p[n].exit_ns < p[n].entry_ns ||
-			    p[n].entry_ns < last)
+			if (bad_record(&p[n], last, end_ns))
 				break;
-			last = p[n].entry_ns;
+			last = p[n].exit_ns;
 		}
 		/* the same with rec_qos()'s, where constraints are known */
 		for (; n < max && pos < end; pos++, b += TF_REC_SIZE) {
 			rec_decode(b, c, &p[n]);
-			if (p[n].exit_ns < p[n].entry_ns ||
-			    p[n].entry_ns < last)
+			if (bad_record(&p[n], last, end_ns))
 				break;
-			last = p[n].entry_ns;
+			last = p[n].exit_ns;
 			if (__builtin_expect(p[n].flags & TF_REC_QOS, 0)) {
 				q = p[n].wake_detail;
 				continue;
@@ -469,7 +498,7 @@ static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		}
 		r->pos = pos;
 		r->qos_us[c] = q;
-		r->last_entry[c] = last;
+		r->last_exit[c] = last;
 		if (n == max || pos == end)
 			break;
 		r->pos++;
@@ -507,7 +536,7 @@ int trace_reader_rewind(struct trace_reader *r, struct idl_err *err)
 	r->blocks_seen = r->records_seen = r->qos_seen = 0;
 	r->qos_uncounted = false;
 	r->done = false;
-	memset(r->last_entry, 0, sizeof(r->last_entry));
+	start_times(r);
 	memset(r->qos_us, 0xff, sizeof(r->qos_us));
 	memset(&r->dmg, 0, sizeof(r->dmg));
 	r->dmg_msg[0] = '\0';

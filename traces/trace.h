@@ -19,6 +19,11 @@
 
 #define TRACE_MAX_CPUS		1024
 #define TRACE_NO_TIMER		INT64_MAX	/* sleep length: no timer */
+/* Times stay below 2^62 ns (146 years), so that differences of them
+ * cannot overflow; a sleep length or tick distance below -2^62 is no
+ * writer's (the reader refuses it). */
+#define TRACE_TIME_MAX		((int64_t)1 << 62)
+#define TRACE_HZ_MAX		100000		/* as replay --hz */
 /* A longer idle period is a timestamp far off, not idle time: import
  * warns of it, replay skips it (it would take forever with the tick
  * kept). */

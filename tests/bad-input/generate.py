@@ -148,6 +148,15 @@ write('trace-meta-cpus-max.trace', header(meta=meta_with(
       8, struct.pack('<I', 0xFFFFFFFF))) + block(0, good) + end(1, 4))
 write('trace-meta-start-after-end.trace', header(meta=meta_with(
       10, struct.pack('<Q', 20000000))) + block(0, good) + end(1, 4))
+# forged periods and metadata that gave wrong numbers (issue 32, item 7)
+write('trace-outside-span.trace', H + block(0, [rec(20000000, 20000500)]) +
+      end(1, 1))
+write('trace-overlap.trace', H + block(0, [rec(1000, 3000),
+      rec(2000, 4000)]) + end(1, 2))
+write('trace-sleep-min.trace', H + block(0, [rec(1000, 1500,
+      sleep=-2**63)]) + end(1, 1))
+write('trace-meta-hz-huge.trace', header(meta=meta_with(
+      7, struct.pack('<I', 0xFFFFFFFF))) + block(0, good) + end(1, 4))
 # names that are not UTF-8 or hold an escape sequence (issue 18, item 7)
 write('trace-meta-not-utf8.trace', header(meta=meta_state(
       1, 49, b'C1\xff\x1b[31m')) + block(0, good) + end(1, 4))
