@@ -161,8 +161,11 @@ static void print_text(const char *file, const struct trace_meta *m,
 {
 	int w = name_width(&m->table, 10), i;
 	uint64_t n = s->periods;
+	char shown[4096];
 
-	printf("file:          %s\n", file);
+	snprintf(shown, sizeof(shown), "%s", file);
+	idl_text_clean(shown);
+	printf("file:          %s\n", shown);
 	printf("format:        version %" PRIu32 "\n", m->version);
 	printf("kernel:        %s\n", m->kernel[0] ? m->kernel : "-");
 	printf("driver:        %s\n", m->driver[0] ? m->driver : "-");

@@ -295,7 +295,7 @@ static void dump_explain(const struct cli *c, const struct replay_run *run)
 		const struct replay_trace *tr = &run->tr[t];
 
 		if (c->o.explain_cpu >= 0 && !tr->explain)
-			idl_warn("--explain: %s has no CPU %d", tr->path,
+			idl_warn("--explain: %s has no CPU %d", tr->shown,
 				 c->o.explain_cpu);
 		if (!tr->explain)
 			continue;
@@ -305,10 +305,10 @@ static void dump_explain(const struct cli *c, const struct replay_run *run)
 			/* (written to its end: the position is its size) */
 			if (ftell(tr->explain[u]) <= 0) {
 				idl_warn("--explain: %s: no period of CPU %u in "
-					 "the window", tr->path, u);
+					 "the window", tr->shown, u);
 				continue;
 			}
-			fprintf(out, "# explain %s cpu %u\n", tr->path, u);
+			fprintf(out, "# explain %s cpu %u\n", tr->shown, u);
 			rewind(tr->explain[u]);
 			while ((n = fread(buf, 1, sizeof(buf),
 					  tr->explain[u])) > 0)
@@ -335,17 +335,17 @@ static void dump_disagreements(const struct cli *c,
 			/* the recorded states index the trace's own table */
 			fprintf(out, "# disagreements %s: none on another "
 				"table than the trace's (--machine, "
-				"--states)\n", tr->path);
+				"--states)\n", tr->shown);
 			continue;
 		}
 		if (!tr->disagree) {
 			fprintf(out, "# disagreements %s: no column is the "
-				"governor live at capture (%s)\n", tr->path,
+				"governor live at capture (%s)\n", tr->shown,
 				tr->meta.governor[0] ? tr->meta.governor :
 				"unknown");
 			continue;
 		}
-		fprintf(out, "# disagreements %s\n", tr->path);
+		fprintf(out, "# disagreements %s\n", tr->shown);
 		n = 0;
 		for (u = 0; u < tr->ncpu; u++) {
 			rewind(tr->disagree[u]);

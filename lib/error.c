@@ -62,17 +62,34 @@ int idl_err_at_offset(struct idl_err *e, const char *file, uint64_t offset,
 	return -1;
 }
 
+/*
+ * A message on standard error: it may quote a file name or an argument,
+ * so control characters (an escape sequence) are shown as '?'; line
+ * breaks and tabs of the message itself stay.
+ */
+static void put_message(const char *kind, const char *msg)
+{
+	const unsigned char *p;
+
+	fprintf(stderr, "%s: %s", idl_progname, kind);
+	for (p = (const unsigned char *)msg; *p; p++)
+		fputc((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f ?
+		      '?' : *p, stderr);
+	fputc('\n', stderr);
+}
+
 void idl_err_print(const struct idl_err *e)
 {
-	fprintf(stderr, "%s: %s\n", idl_progname, e->msg);
+	put_message("", e->msg);
 }
 
 /* "progname: [kind]message\n" on standard error */
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", idl_progname, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	put_message(kind, msg);
 }
 
 void idl_die(int status, const char *fmt, ...)

@@ -128,7 +128,7 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 	else
 		snprintf(lat, sizeof(lat), "latency limit %lld ns",
 			 (long long)s->latency_req);
-	fprintf(f, "replay of %s\n", tr->path);
+	fprintf(f, "replay of %s\n", tr->shown);
 	fprintf(f, "  table: %s, %s; %u CPU%s; tick %lld ns%s; %s; live "
 		"governor %s\n", s->table.name,
 		s->own_table ? "the trace's own" : "what-if", tr->ncpu,

@@ -270,7 +270,7 @@ static void write_csv(FILE *f, const struct replay_run *run, bool per_cpu)
 	for (t = 0; t < run->ntrace; t++) {
 		const struct replay_trace *tr = &run->tr[t];
 
-		c.trace = tr->path;
+		c.trace = tr->shown;
 		c.cpu = "all";
 		c.gov = "workload";
 		visit_workload(tr, &tr->wl, csv_emit, &c);

@@ -20,6 +20,7 @@
 #include "host.h"
 #include "lib/paths.h"
 #include "run.h"
+#include "text.h"
 
 #define PROGRESS_STEP		65536
 
@@ -181,6 +182,8 @@ static int open_trace(struct replay_trace *tr, const char *path,
 	unsigned int n;
 
 	snprintf(tr->path, sizeof(tr->path), "%s", path);
+	snprintf(tr->shown, sizeof(tr->shown), "%s", path);
+	idl_text_clean(tr->shown);
 	r = trace_reader_open(path, err);
 	if (!r)
 		return -1;
@@ -203,6 +206,7 @@ static int synth_trace(struct replay_trace *tr, const struct replay_opts *o,
 
 	snprintf(tr->path, sizeof(tr->path), "synthetic:%llu",
 		 (unsigned long long)o->synth_periods);
+	snprintf(tr->shown, sizeof(tr->shown), "%s", tr->path);
 	memset(m, 0, sizeof(*m));
 	m->hz = o->hz ? o->hz : 250;
 	m->latency_req_ns = -1;

@@ -45,6 +45,7 @@ struct replay_cpu_result {
 
 struct replay_trace {
 	char			path[512];
+	char			shown[512];	/* path, control bytes as '?' */
 	struct trace_meta	meta;
 	char			damage[512];
 	unsigned int		damage_cpu;	/* whose reader saw it */

@@ -107,13 +107,14 @@ static int write_cell(FILE *f, const struct sweep *s, size_t i,
 
 	/* as replayed: the live governor without tunables ran with the
 	 * capture's, which need not be the defaults */
-	o = json_pack("{s:I, s:s, s:b, s:s, s:s, s:s, s:b, s:s, s:o}",
+	/* paths and names may be any bytes: idl_json_string() takes them */
+	o = json_pack("{s:I, s:o, s:b, s:o, s:o, s:o, s:b, s:s, s:o}",
 		      "index", (json_int_t)i,
-		      "config", s->conf[c->conf].gov.spec,
+		      "config", idl_json_string(s->conf[c->conf].gov.spec),
 		      "defaults", at_defaults(&tr->setup.gov[gi]),
-		      "trace", s->traces[c->trace],
-		      "table", s->tables[c->table],
-		      "table_name", tr->setup.table.name,
+		      "trace", idl_json_string(s->traces[c->trace]),
+		      "table", idl_json_string(s->tables[c->table]),
+		      "table_name", idl_json_string(tr->setup.table.name),
 		      "own_table", tr->setup.own_table,
 		      "energy_unit", tr->energy.unit,
 		      "results", replay_json_column(tr, gi));

@@ -80,5 +80,31 @@ no_esc "$T/c.txt" && ! grep -q '^nl' "$T/c.txt" \
 	&& ok "compare text: no raw escape sequence or newline" \
 	|| bad "compare text: raw ESC or newline"
 
+# trace file names and arguments with escape sequences (issue 32, item
+# 8): info, replay (text, CSV, --disagreements) and error messages show
+# '?' for them; sweep writes a name that is not UTF-8
+E="$T/esc${ESC}[31mred.idl"
+cp "$T/t.trace" "$E"
+for c in "info" "replay" "replay --format csv" "replay -g menu --disagreements 1"; do
+	# shellcheck disable=SC2086
+	"$IDLELAB" $c "$E" > "$T/o.txt" 2>&1
+	no_esc "$T/o.txt" && grep -q 'esc?\[31mred' "$T/o.txt" \
+		&& ok "$c: the file name without its escape sequence" \
+		|| bad "$c: raw ESC or no name: $(head -3 "$T/o.txt")"
+done
+"$IDLELAB" info "$T/no${ESC}[2Jsuch" > "$T/o.txt" 2>&1
+no_esc "$T/o.txt" && grep -q 'no?\[2Jsuch' "$T/o.txt" \
+	&& ok "error message: no raw escape sequence" \
+	|| bad "error message: $(cat "$T/o.txt")"
+"$IDLELAB" replay --jobs "${ESC}[2J" "$T/t.trace" > "$T/o.txt" 2>&1
+no_esc "$T/o.txt" && ok "option error: no raw escape sequence" \
+	|| bad "option error: raw ESC"
+N="$T/bad$(printf '\377').idl"
+cp "$T/t.trace" "$N"
+"$IDLELAB" sweep -g menu -o "$T/sw.json" "$N" > "$T/o.txt" 2>&1
+[ $? = 0 ] && valid_json "$T/sw.json" \
+	&& ok "sweep: a trace name that is not UTF-8" \
+	|| bad "sweep: $(cat "$T/o.txt")"
+
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
