@@ -31,6 +31,8 @@
 #include "input.h"
 #include "text-import.h"
 
+#define NUL_IN_LINE	"a NUL byte in the line (a damaged file?)"
+
 /* zeros after a buffer, for the fast path's reads past a line's end */
 #define TEXT_SLACK	64
 /* bytes read for a chunk of @n: the longest line that can start at its
@@ -131,11 +133,12 @@ static int extend(struct text_chunk *c, int fd, size_t want)
 /*
  * The next line of @c: its length, NUL-terminated in place of its '\n'
  * and cut at its first CR; TEXT_END after the chunk's last line,
- * TEXT_TOO_LONG or TEXT_READ_ERROR (errno).
+ * TEXT_TOO_LONG, TEXT_NUL or TEXT_READ_ERROR (errno).
  */
 static long chunk_next(struct text_chunk *c, int fd, char **line)
 {
 	char *s, *nl, *cut;
+	bool last;
 	size_t n;
 
 	if (c->pos >= c->stop || c->pos >= c->len)
@@ -152,12 +155,18 @@ static long chunk_next(struct text_chunk *c, int fd, char **line)
 	/* a line with its '\n' must fit in IMPORT_LINE_MAX bytes */
 	if (nl ? nl - s >= IMPORT_LINE_MAX : n > IMPORT_LINE_MAX)
 		return TEXT_TOO_LONG;
-	if (!nl)
+	last = !nl;
+	if (last)
 		nl = s + n;	/* the file's last line, without '\n' */
 	c->line_off = c->off + c->pos;
 	*line = s;
 	/* before the line's NUL is written: it is no NUL of the input */
 	c->plain = next_special(c) >= (size_t)(nl - c->buf);
+	/* the parsers would stop there and lose the rest without a word;
+	 * a last line without '\n' is a cut capture (a tail of zeros after
+	 * a crash), which the caller skips when it does not parse */
+	if (!c->plain && !last && c->nul < (size_t)(nl - c->buf))
+		return TEXT_NUL;
 	*nl = 0;
 	cut = nl;
 	if (!c->plain) {
@@ -235,6 +244,10 @@ int text_chunk_lines(struct text_chunk *c, text_line_fn fn, void *ctx,
 					       c->base + c->lines,
 					       "line too long (more than %d "
 					       "bytes)", IMPORT_LINE_MAX);
+		if (n == TEXT_NUL)
+			return idl_err_at_line(err, tp->path,
+					       c->base + c->lines,
+					       NUL_IN_LINE);
 		r = fn(ctx, c->base + c->lines, line, (size_t)n, c->plain, err);
 		/* A bad last line is a capture cut mid-event (a truncated
 		 * file), not a malformed event: skip it. */
@@ -298,6 +311,8 @@ int text_chunk_again(struct text_chunk *c, bool skipped, text_line_fn fn,
 		idl_err_at_line(err, tp->path, lineno,
 				"line too long (more than %d bytes)",
 				IMPORT_LINE_MAX);
+	else if (n == TEXT_NUL)
+		idl_err_at_line(err, tp->path, lineno, NUL_IN_LINE);
 	else if (n < 0)
 		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: read error: %s",
 			    tp->path, strerror(errno));

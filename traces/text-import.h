@@ -233,6 +233,7 @@ int text_fast_line(struct text_fast *f, unsigned long lineno, char *line,
 /* What reading a line gives instead of its length. */
 #define TEXT_END	(-1)	/* no more lines in the chunk */
 #define TEXT_TOO_LONG	(-2)	/* a line longer than IMPORT_LINE_MAX */
+#define TEXT_NUL	(-4)	/* a NUL byte in the line */
 #define TEXT_READ_ERROR	(-3)	/* errno tells */
 
 /*
