@@ -29,6 +29,7 @@ struct merge {
 	const char	*id;
 	size_t		total;
 	json_t		**cell;		/* by index, borrowed */
+	json_t		*shape;		/* the first cell's results */
 	int		*from;		/* file of each cell */
 };
 
@@ -67,9 +68,13 @@ static int check_head(struct merge *m, const struct shard_file *sf,
 {
 	json_t *h = json_object_get(sf->root, "sweep");
 	const char *id = json_string_value(json_object_get(h, "id"));
+	static const char *const grid_keys[3] = {
+		"configs", "traces", "tables"
+	};
 	json_int_t total = json_integer_value(json_object_get(h,
 							      "cells_total"));
 	size_t grid;
+	int k;
 
 	if (!id || total <= 0)
 		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: no sweep id "
@@ -102,7 +107,45 @@ static int check_head(struct merge *m, const struct shard_file *sf,
 				   "in all, but %zu in %s of the same sweep",
 				   sf->path, (long long)total, m->total,
 				   m->file[0].path);
+	for (k = 0; k < 3; k++)
+		if (!json_equal(json_object_get(h, grid_keys[k]),
+				json_object_get(m->head, grid_keys[k])))
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: the "
+					   "%s of the sweep differ from %s's "
+					   "(the same id: an edited file)",
+					   sf->path, grid_keys[k],
+					   m->file[0].path);
 	return 0;
+}
+
+/*
+ * Does @v, a cell's results, have the shape of @ref, the first cell's:
+ * every value that both have of the same kind (an integer where the
+ * other has an integer, a real where it has a real; null stands for a
+ * number that does not exist)?  No replay writes selects = 1e308.
+ * @key is set to the first value that differs.
+ */
+static bool same_shape(json_t *ref, json_t *v, const char **key)
+{
+	const char *k;
+	json_t *x, *r;
+
+	if (json_is_null(ref) || json_is_null(v))
+		return true;
+	if (json_typeof(ref) != json_typeof(v) &&
+	    !(json_is_boolean(ref) && json_is_boolean(v)))
+		return false;
+	if (!json_is_object(v))
+		return true;
+	json_object_foreach(v, k, x) {
+		r = json_object_get(ref, k);
+		if (r && !same_shape(r, x, key)) {
+			if (!*key)
+				*key = k;
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Put every cell of @f in its place; a cell seen twice is refused. */
@@ -110,7 +153,7 @@ static int take_cells(struct merge *m, int f, struct idl_err *err)
 {
 	const struct shard_file *sf = &m->file[f];
 	json_t *cells = json_object_get(sf->root, "cells"), *c;
-	const char *conf, *trace, *table;
+	const char *conf, *trace, *table, *key;
 	size_t k;
 
 	json_array_foreach(cells, k, c) {
@@ -137,6 +180,16 @@ static int take_cells(struct merge *m, int f, struct idl_err *err)
 			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: cell "
 					   "%lld has no results", sf->path,
 					   (long long)i);
+		key = NULL;
+		if (m->shape && !same_shape(m->shape,
+					    json_object_get(c, "results"), &key))
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: cell "
+					   "%lld: its results' '%s' is not of "
+					   "the kind the other cells have",
+					   sf->path, (long long)i,
+					   key ? key : "?");
+		if (!m->shape)
+			m->shape = json_object_get(c, "results");
 		if (m->cell[i])
 			return idl_err_set(err, IDL_EXIT_BADINPUT, "cell %lld "
 					   "(%s, %s, table %s) is in both %s "

@@ -192,6 +192,23 @@ expect2 "merge: a cell without results" "nores.json: cell 1 has no results" \
 expect2 "merge: an edited cell count" \
 	"total.json: 71 cells in all, but 72 in $T/p1.json of the same sweep" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/total.json" "$T/p3.json"
+# the same id with another grid, and a value no replay writes (issue 32,
+# item 9)
+python3 - "$T/p2.json" "$T/grid.json" "$T/absurd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sweep"]["traces"][0] = "elsewhere.idl"
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1]))
+d["cells"][0]["results"]["selects"] = 1e308
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect2 "merge: the same id, another grid" \
+	"grid.json: the traces of the sweep differ from $T/p1.json's" \
+	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/grid.json" "$T/p3.json"
+expect2 "merge: selects 1e308" \
+	"absurd.json: cell 1: its results' 'selects' is not of the kind" \
+	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/absurd.json" "$T/p3.json"
 expect2 "compare: a shard" "a shard" "$IDLELAB" compare "$T/p1.json"
 expect2 "compare: a sweep with --style" "are for benchmark runs" \
 	"$IDLELAB" compare -s mmtests "$T/all.json"

@@ -557,21 +557,49 @@ static int read_counters(struct rec *r, bool end, struct idl_err *err)
 	return trace_writer_set_counters(r->w, r->ctr, r->nctr, err);
 }
 
+/*
+ * Start the workload.  A command that cannot be run at all (not found,
+ * not executable) is bad input and nothing is recorded: the child tells
+ * exec's errno through a close-on-exec pipe, which a successful exec
+ * closes empty.
+ */
 static int start_child(struct rec *r, struct idl_err *err)
 {
+	int fds[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return idl_err_set(err, IDL_EXIT_FAILURE, "pipe: %s",
+				   strerror(errno));
 	r->child = fork();
-	if (r->child < 0)
+	if (r->child < 0) {
+		close(fds[0]);
+		close(fds[1]);
 		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
 				   strerror(errno));
+	}
 	if (r->child == 0) {
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
+		close(fds[0]);
 		execvp(r->o->command[0], r->o->command);
-		fprintf(stderr, "idlelab record: %s: %s\n", r->o->command[0],
-			strerror(errno));
+		e = errno;
+		/* the parent reads it; when it cannot, it sees exit 126 */
+		if (write(fds[1], &e, sizeof(e)) != (ssize_t)sizeof(e))
+			_exit(126);
 		_exit(127);
 	}
-	return 0;
+	close(fds[1]);
+	do
+		n = read(fds[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n != (ssize_t)sizeof(e))
+		return 0;
+	waitpid(r->child, &r->child_status, 0);
+	r->child = 0;
+	return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: cannot run it: %s",
+			   r->o->command[0], strerror(e));
 }
 
 static bool child_running(struct rec *r)

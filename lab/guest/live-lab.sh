@@ -78,6 +78,16 @@ if [ "$RECORD_SECS" != 0 ]; then
 	echo "$G0" > $SYS/cpuidle/current_governor
 fi
 
+# a command that cannot run: exit 2, nothing written
+idlelab record -o rec-none.idl -- /nonexistent > rec-none.log 2>&1
+rc=$?
+if [ "$rc" = 2 ] && [ ! -e rec-none.idl ] && grep -q 'cannot run it' rec-none.log; then
+	say "record of a command that cannot run: exit 2, no output"
+else
+	bad "record -- /nonexistent: exit $rc ($(tail -1 rec-none.log))"
+fi
+as_found "after record"
+
 # 3. live: every governor, the benchmarks, repetitions
 if [ "$RUNS" != 0 ]; then
 	idlelab live -g "$(echo $GOVS | tr ' ' ,)" -b "$BENCH" -n "$RUNS" \
