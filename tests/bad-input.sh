@@ -11,7 +11,7 @@
 #            writer that closes it), @fifo-nowriter (a FIFO nobody
 #            opens for writing), @trace-pipe, @trace-file (trace_pipe
 #            and trace of a tracefs instance of this test's own; root,
-#            else skipped),
+#            else skipped), @sysfs-file (a readable sysfs file),
 #            @zero (/dev/zero), @sparse (an 8 GiB
 #            sparse file), @longline-table (a table with a 100 KB
 #            comment line), @hugeline-ftrace, @hugeline-report,
@@ -65,6 +65,8 @@ path_of() {
 		echo "$tmp/fifo-nw" ;;
 	@trace-pipe) [ -z "$inst" ] || echo "$inst/trace_pipe" ;;
 	@trace-file) [ -z "$inst" ] || echo "$inst/trace" ;;
+	@sysfs-file) f=/sys/kernel/mm/transparent_hugepage/enabled
+		[ -r $f ] && echo $f ;;
 	@zero) echo /dev/zero ;;
 	@sparse)
 		[ -f "$tmp/sparse" ] || truncate -s 8G "$tmp/sparse"

@@ -174,6 +174,12 @@ struct trace_reader *trace_reader_open(const char *path, struct idl_err *err)
 				    strerror(errno));
 		goto fail;
 	}
+	/* procfs, sysfs, tracefs: sizes that are not what a read gives */
+	if (idl_input_kernel_file(r->fd)) {
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: a file of the "
+			    "kernel's, not an idlelab trace", path);
+		goto fail;
+	}
 	r->size = (uint64_t)st.st_size;
 	if (r_header(r, err) < 0)
 		goto fail;
