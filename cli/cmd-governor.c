@@ -100,6 +100,9 @@ static int build(int argc, char **argv)
 	if (o.kernel && kbuild_version(o.kernel) < KBUILD_OLDEST)
 		return idl_usage_error("--kernel: %s is older than 5.1, the "
 				       "oldest whose rules are known", o.kernel);
+	if (o.kernel && kbuild_version(o.kernel) > KBUILD_NEWEST)
+		return idl_usage_error("--kernel: %s is not a Linux release "
+				       "(5.1 to 7.x)", o.kernel);
 	o.src = argv[first];
 	fflush(stdout);
 	if (kbuild(&o, &err)) {

@@ -12,22 +12,27 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic.h"
+#include "host.h"
+#include "input.h"
 #include "kbuild.h"
 #include "lib/paths.h"
 #include "number.h"
 #include "plugin.h"
 
-extern char **environ;
-
+/* Limits of each compiler run (limit_child()) and of the source. */
+#define KBUILD_CC_MEM	(2048L << 20)	/* address space, bytes */
+#define KBUILD_CC_SECS	300		/* CPU and wall-clock seconds */
+#define KBUILD_SRC_MAX	(16u << 20)	/* a governor file is ~30 KiB */
 
 unsigned int kbuild_version(const char *s)
 {
@@ -64,15 +69,14 @@ unsigned int kbuild_detect(const char *t)
 
 static char *read_text(const char *path, struct idl_err *err)
 {
-	FILE *f = fopen(path, "r");
+	/* a regular file only: a FIFO would hang the build */
+	FILE *f = idl_input_fopen(path, KBUILD_SRC_MAX, "a governor source",
+				  err);
 	char *buf = NULL;
 	size_t len = 0, n;
 
-	if (!f) {
-		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", path,
-			    strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	for (;;) {
 		char *p = realloc(buf, len + 65537);
 
@@ -85,7 +89,7 @@ static char *read_text(const char *path, struct idl_err *err)
 		buf = p;
 		n = fread(buf + len, 1, 65536, f);
 		len += n;
-		if (n < 65536 || len > (16 << 20))
+		if (n < 65536 || len > KBUILD_SRC_MAX)
 			break;
 	}
 	buf[len] = '\0';
@@ -116,9 +120,25 @@ static int find_dirs(char *kc, char *inc, size_t len, struct idl_err *err)
 #define RUN_NOT_RUN	(-2)	/* it could not be started (errno) */
 
 /* Run @argv; 0 if it succeeded, else RUN_FAILED or RUN_NOT_RUN. */
+/*
+ * The compiler in a child with limits: a source can make it read without
+ * end (#include "/dev/zero") or wait for ever (#include of a FIFO).  A
+ * governor file compiles in well under a second with under 200 MiB.
+ */
+static void limit_child(void)
+{
+	struct rlimit mem = { KBUILD_CC_MEM, KBUILD_CC_MEM };
+	struct rlimit cpu = { KBUILD_CC_SECS, KBUILD_CC_SECS };
+
+	setrlimit(RLIMIT_AS, &mem);
+	setrlimit(RLIMIT_CPU, &cpu);
+	setpgid(0, 0);		/* the compiler's helpers die with it */
+}
+
 static int run(char *const argv[], bool verbose)
 {
-	int status, i, e;
+	int status, i, fds[2], e = 0;
+	double end;
 	pid_t pid;
 
 	if (verbose) {
@@ -126,13 +146,49 @@ static int run(char *const argv[], bool verbose)
 			fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
 		fputc('\n', stderr);
 	}
-	e = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
-	if (e) {
+	if (pipe2(fds, O_CLOEXEC))
+		return RUN_NOT_RUN;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return RUN_NOT_RUN;
+	}
+	if (!pid) {
+		close(fds[0]);
+		limit_child();
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(fds[1], &e, sizeof(e)) != (ssize_t)sizeof(e))
+			_exit(126);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (read(fds[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		close(fds[0]);
+		waitpid(pid, &status, 0);
 		errno = e;
 		return RUN_NOT_RUN;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	close(fds[0]);
+	/* a wall-clock limit too: a compiler blocked in a read uses no CPU */
+	end = idl_mono_s() + KBUILD_CC_SECS;
+	while ((i = waitpid(pid, &status, WNOHANG)) == 0 ||
+	       (i < 0 && errno == EINTR)) {
+		if (idl_mono_s() > end) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fprintf(stderr, "%s: stopped after %d s\n", argv[0],
+				KBUILD_CC_SECS);
+			return RUN_FAILED;
+		}
+		usleep(20000);
+	}
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "%s: %s (limits: %ld MiB, %d s)\n", argv[0],
+			strsignal(WTERMSIG(status)), KBUILD_CC_MEM >> 20,
+			KBUILD_CC_SECS);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : RUN_FAILED;
 }
 

@@ -31,6 +31,9 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err);
 #define KV(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
 /* The oldest kernel whose rules are known (doc/plugins.md) */
 #define KBUILD_OLDEST	KV(5u, 1u, 0u)
+/* Beyond the newest series there is (7.x in 2026), a version is a typo:
+ * a newer one than the layer knows is built with the latest rules */
+#define KBUILD_NEWEST	KV(7u, 255u, 0u)
 
 /* "5.10" -> KERNEL_VERSION(5, 10, 0); 0 when malformed. */
 unsigned int kbuild_version(const char *s);

@@ -220,6 +220,16 @@ expect2 "--kernel malformed" "is not MAJOR.MINOR" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel five
 expect2 "--kernel before 5.1" "4.0 is older than 5.1" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel 4.0
+# no such release, a FIFO as source, a source the compiler would read
+# without end (issue 32, item 3): refused or stopped by its limits
+expect2 "--kernel 99.99" "99.99 is not a Linux release" \
+	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel 99.99
+mkfifo "$T/src-fifo.c"
+expect2 "a FIFO as source" "not a regular file" \
+	timeout 20 "$IDLELAB" governor build "$T/src-fifo.c" -o "$T/x.so"
+printf '#include "/dev/zero"\n' > "$T/zero.c"
+expect2 "#include /dev/zero: the compiler's memory limit" "does not compile" \
+	timeout 60 "$IDLELAB" governor build "$T/zero.c" -o "$T/x.so"
 
 # --cc and $CC are commands with arguments, as for make; a compiler that
 # cannot be started is named, and nothing is written
