@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -208,22 +209,63 @@ static int load_idle(struct res_set *rs, json_t *idle, struct idl_err *err)
 	return 0;
 }
 
-/* Two rows of one benchmark, case and metric: which one counts? */
-static int unique_bench(struct res_set *rs, int n, struct idl_err *err)
-{
-	const struct res_bench *b = &rs->bench[n];
-	char what[RES_NAME_LEN * 3 + 96];
-	int i;
+/* The rows seen so far, by (benchmark, case, metric): open addressing
+ * over row numbers, -1 for a free slot; twice as many slots as rows. */
+struct row_set {
+	int	*slot;
+	size_t	mask;
+};
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(rs->bench[i].name, b->name) &&
-		    !strcmp(rs->bench[i].kase, b->kase) &&
-		    !strcmp(rs->bench[i].metric, b->metric)) {
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)		/* FNV-1a */
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL;	/* ends the field */
+}
+
+static size_t row_hash(const struct res_bench *b)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = str_hash(str_hash(str_hash(h, b->name), b->kase), b->metric);
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int row_set_init(struct row_set *set, size_t rows)
+{
+	size_t n = 16;
+
+	while (n < 2 * rows)
+		n *= 2;
+	set->slot = malloc(n * sizeof(*set->slot));
+	if (!set->slot)
+		return -1;
+	memset(set->slot, 0xff, n * sizeof(*set->slot));
+	set->mask = n - 1;
+	return 0;
+}
+
+/* Two rows of one benchmark, case and metric: which one counts? */
+static int unique_bench(struct res_set *rs, struct row_set *set, int n,
+			struct idl_err *err)
+{
+	const struct res_bench *b = &rs->bench[n], *o;
+	char what[RES_NAME_LEN * 3 + 96];
+	size_t k;
+
+	for (k = row_hash(b) & set->mask; set->slot[k] >= 0;
+	     k = (k + 1) & set->mask) {
+		o = &rs->bench[set->slot[k]];
+		if (!strcmp(o->name, b->name) && !strcmp(o->kase, b->kase) &&
+		    !strcmp(o->metric, b->metric)) {
 			snprintf(what, sizeof(what), "benchmark %s case '%s' "
 				 "metric %s appears twice (entries %d and %d)",
-				 b->name, b->kase, b->metric, i + 1, n + 1);
+				 b->name, b->kase, b->metric,
+				 set->slot[k] + 1, n + 1);
 			return bad(err, rs->path, NULL, what);
 		}
+	}
+	set->slot[k] = n;
 	return 0;
 }
 
@@ -253,6 +295,7 @@ static int load_configs(struct res_set *rs, json_t *cfgs, struct idl_err *err)
 
 static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 {
+	struct row_set rows;
 	json_t *benchs, *jb, *idle;
 	const char *fmt;
 	size_t i;
@@ -271,14 +314,17 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 	if (!json_is_array(benchs))
 		return bad(err, rs->path, root, "\"benchmarks\" must be an array");
 	rs->bench = calloc(json_array_size(benchs) + 1, sizeof(*rs->bench));
-	if (!rs->bench)
+	if (!rs->bench || row_set_init(&rows, json_array_size(benchs)))
 		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	json_array_foreach(benchs, i, jb) {
 		rs->nbench = (int)i + 1;	/* so that results_free sees it */
 		if (load_bench(rs, &rs->bench[i], jb, err) ||
-		    unique_bench(rs, (int)i, err))
+		    unique_bench(rs, &rows, (int)i, err)) {
+			free(rows.slot);
 			return -1;
+		}
 	}
+	free(rows.slot);
 	copy_str(rs->idle_scope, sizeof(rs->idle_scope),
 		 json_object_get(root, "idle_scope"));
 	idle = json_object_get(root, "idle");

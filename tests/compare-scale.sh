@@ -46,4 +46,38 @@ run compare compare "$T/r.json"
 }
 run "compare --format csv" compare --format csv "$T/r.json"
 run report report --no-plots -o "$T/r.html" "$T/r.json"
+
+# rows of one benchmark and case (issue 32, item 5): 40,000 must take
+# about 4 times as long as 10,000, not 16 (they took 0.9 s and 39 s when
+# each row was checked against every earlier one).  A ratio, not a time;
+# the faster of two runs of each.
+metric_rows() {
+	awk -v n="$1" 'BEGIN {
+		print "{\"format\": \"idlelab-results\", \"version\": 1, \"kind\": \"live\","
+		print " \"configs\": [\"menu\", \"teo\"], \"benchmarks\": ["
+		for (i = 0; i < n; i++)
+			printf " {\"name\": \"b\", \"case\": \"c\", \"metric\": \"m%d\", \"unit\": \"us\", \"higher_is_better\": false, \"values\": {\"menu\": [1, 2], \"teo\": [3, 4]}}%s\n", i, i < n - 1 ? "," : ""
+		print "]}"
+	}' > "$T/m$1.json"
+}
+best_ms() {
+	b=
+	for k in 1 2; do
+		start=$(date +%s%N)
+		"$IDLELAB" compare "$T/m$1.json" > /dev/null 2>&1 || echo "FAIL: compare of $1 rows"
+		ms=$(( ($(date +%s%N) - start) / 1000000 ))
+		[ -z "$b" ] || [ "$ms" -lt "$b" ] && b=$ms
+	done
+	echo "$b"
+}
+metric_rows 10000
+metric_rows 40000
+t10=$(best_ms 10000)
+t40=$(best_ms 40000)
+if [ $((t40)) -le $((8 * (t10 > 0 ? t10 : 1))) ]; then
+	echo "ok: one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms"
+else
+	echo "FAIL: one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms (more than 8 times)"
+	fails=$((fails + 1))
+fi
 [ $fails = 0 ]
