@@ -25,6 +25,7 @@
 #include "idlectl.h"
 #include "live.h"
 #include "options.h"
+#include "record.h"
 
 static volatile sig_atomic_t caught_signal;
 
@@ -427,6 +428,9 @@ int cmd_live(int argc, char **argv)
 	if (idlectl_session_open(c->o.root, journal, c->restore_only, &lock_fd,
 				 &err))
 		goto fail;
+	/* a killed session's recorder that was killed too left its
+	 * instance: put the host back as found there as well */
+	trace_record_remove_stale();
 	if (c->restore_only) {
 		idlectl_unlock(lock_fd);
 		free(c);

@@ -304,7 +304,7 @@ static int find_stale(const char *name, void *ctx)
 	return st->n == STALE_MAX;
 }
 
-static void remove_stale_instances(void)
+void trace_record_remove_stale(void)
 {
 	struct stale st = { .n = 0 };
 	int i;
@@ -319,12 +319,12 @@ static void remove_stale_instances(void)
 		tracefs_trace_off(in);
 		tracefs_event_disable(in, NULL, NULL);
 		if (tracefs_instance_destroy(in))
-			fprintf(stderr, "idlelab record: tracefs instance %s "
-				"of a killed recorder: cannot remove it: %s\n",
-				st.name[i], strerror(errno));
+			fprintf(stderr, "%s: tracefs instance %s of a "
+				"killed recorder: cannot remove it: %s\n",
+				idl_progname, st.name[i], strerror(errno));
 		else
-			fprintf(stderr, "idlelab record: removed tracefs "
-				"instance %s, left by a killed recorder\n",
+			fprintf(stderr, "%s: removed tracefs instance %s, "
+				"left by a killed recorder\n", idl_progname,
 				st.name[i]);
 		tracefs_instance_free(in);
 	}
@@ -346,7 +346,7 @@ static int make_instance(struct rec *r, struct idl_err *err)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "tracefs is not available (root needed; "
 				   "mount -t tracefs nodev /sys/kernel/tracing)");
-	remove_stale_instances();
+	trace_record_remove_stale();
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (unsigned int)time(NULL);
 	snprintf(name, sizeof(name), "idlelab-record-%d-%08x", (int)getpid(),

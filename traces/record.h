@@ -30,6 +30,13 @@ struct record_opts {
 
 /* Returns 0, or -1 with @err set (status 1: environment, 2: usage). */
 int trace_record(const struct record_opts *o, struct idl_err *err);
+
+/*
+ * Remove the tracefs instances of recorders that are gone (killed with
+ * SIGKILL), saying so on stderr; record's start and live's start and
+ * --restore call it.  Nothing happens without tracefs or root.
+ */
+void trace_record_remove_stale(void);
 /*
  * Ask a recording to stop (async-signal-safe): the one running, or the
  * next trace_record() call of this process, which then records nothing
