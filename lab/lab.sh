@@ -454,9 +454,11 @@ cmd_run() {
 	     "$(basename "$table"), $(basename "$script")" >&2
 	extra=
 	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	# the kernel series first: `replay` scores what came back even when
+	# the script failed
+	echo "$kernel" > "$out/kernel"
 	boot_guest run "$img" "$ncpu" "$tmp" "cpuidle.governor=$gov $extra" \
 		"$out" "$limit"
-	echo "$kernel" > "$out/kernel"
 }
 
 # kernel_governor SERIES GOV: the plugin of the kernel's own governor
