@@ -44,6 +44,7 @@ struct trace_reader {
 	bool		done;
 	/* per CPU: the last entry time read, to refuse time going back */
 	uint64_t	last_exit[TRACE_MAX_CPUS];	/* or the start */
+	uint64_t	span_end;	/* end_ns, or no limit when no span */
 	/* per CPU: its latency constraint (TF_QOS_UNKNOWN: the trace's) */
 	uint32_t	qos_us[TRACE_MAX_CPUS];
 	/* an error found by trace_reader_batch() after the periods it
@@ -147,11 +148,17 @@ static int r_header(struct trace_reader *r, struct idl_err *err)
 	return 0;
 }
 
-/* No period of a CPU may begin before the capture or its last exit. */
+/*
+ * No period of a CPU may begin before the capture or its last exit, nor
+ * end after the capture.  A span of 0-0 is none given (the tags are
+ * optional, doc/trace-format.md): then only the order is checked.
+ */
 static void start_times(struct trace_reader *r)
 {
 	int c;
 
+	r->span_end = r->meta.start_ns || r->meta.end_ns ? r->meta.end_ns :
+		      UINT64_MAX;
 	for (c = 0; c < TRACE_MAX_CPUS; c++)
 		r->last_exit[c] = r->meta.start_ns;
 }
@@ -383,7 +390,7 @@ static int rec_check(struct trace_reader *r, const struct idle_period *p,
 		return idl_err_at_offset(err, r->path, off,
 			"CPU %" PRIu32 ": idle period ends (%" PRIu64 " ns) before it starts (%" PRIu64 " ns)",
 			p->cpu, p->exit_ns, p->entry_ns);
-	if (p->entry_ns < r->meta.start_ns || p->exit_ns > r->meta.end_ns)
+	if (p->entry_ns < r->meta.start_ns || p->exit_ns > r->span_end)
 		return idl_err_at_offset(err, r->path, off,
 			"CPU %" PRIu32 ": idle period %" PRIu64 "-%" PRIu64 " ns outside the capture (%" PRIu64 "-%" PRIu64 " ns)",
 			p->cpu, p->entry_ns, p->exit_ns, r->meta.start_ns,
@@ -471,7 +478,7 @@ static int r_batch(struct trace_reader *r, int cpu, struct idle_period *p,
 		 * compiler knows */
 		uint32_t pos = r->pos, end = r->n, c = r->cur_cpu;
 		uint32_t q = r->qos_us[c];
-		uint64_t last = r->last_exit[c], end_ns = r->meta.end_ns;
+		uint64_t last = r->last_exit[c], end_ns = r->span_end;
 		const uint8_t *b = r->buf + (size_t)pos * TF_REC_SIZE;
 		bool plain = !r->cur_qos && q == TF_QOS_UNKNOWN;
 
