@@ -13,7 +13,8 @@
  * The governor's state at the start of a capture is not known (it ran
  * before): copies started at each of a CPU's first recorded entries
  * run through a warm-up, and the one that agreed most with the kernel
- * is scored from then on (REPLAY_WARMUP in replay.h).
+ * is scored from then on (REPLAY_WARMUP in replay.h), with the first
+ * that agreed as often beside it until one of the two disagrees alone.
  *
  * The free-running columns of engine.c are unaffected: they simulate
  * what each governor would have done on its own.
@@ -67,6 +68,7 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 		if (!s->follows[gi] || s->skip[gi])
 			continue;
 		rc->g[gi].kscore = 0;
+		rc->g[gi].kalt = -1;
 		rc->g[gi].sync_from = 0;
 		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
 		memset(rc->g[gi].k, 0, sizeof(rc->g[gi].k));
@@ -339,26 +341,62 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 	return idx == p->state;
 }
 
-/* The end of the warm-up: the copy that agreed most goes on (the one
- * with the longest history among equals), the others stop. */
 /*
  * The end of a window: the copy that agreed most goes on, the others
  * stop.  Among equals, the scored one (after a disagreement: nothing
- * showed it wrong since), else the one with the longest history.
+ * showed it wrong since), else the one with the longest history; the
+ * first other equal goes on beside it (kalt).  Equals can differ in
+ * what no entry of the window showed: at the start of a capture, the
+ * copy started at the first entry selected for it as a fresh device
+ * (exact when the trace begins where the governor was enabled), where
+ * a running kernel had history (ladder: a promotion counted in state
+ * 0 from residency 0, which showed 900 entries later in a lab capture).
  */
 static void choose_copy(struct replay_cpu *rc, int gi)
 {
 	struct replay_gov_cpu *g = &rc->g[gi];
-	int j, best = g->kscore;
+	int j, best = g->kscore, alt = -1;
 
 	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
 		if (g->k[j].attached && g->k[j].same > g->k[best].same)
 			best = j;
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
-		if (j != best)
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
+		if (j == best)
+			continue;
+		if (alt < 0 && g->k[j].attached &&
+		    g->k[j].same == g->k[best].same)
+			alt = j;
+		else
 			detach_copy(rc, &g->k[j]);
+	}
 	g->kscore = best;
+	g->kalt = alt;
 	g->sync_from = -1;
+}
+
+/*
+ * Outside a window, with an equal beside the scored copy: the one that
+ * disagreed alone stops, and the other is scored from the next entry
+ * on.  True when the scored copy is still out of step (both disagreed,
+ * or none ran beside it).
+ */
+static bool settle_alt(struct replay_cpu *rc, struct replay_gov_cpu *g,
+		       bool score_same, bool alt_same)
+{
+	int alt = g->kalt;
+
+	if (alt < 0)
+		return !score_same;
+	if (score_same == alt_same && score_same)
+		return false;
+	g->kalt = -1;
+	if (alt_same) {
+		detach_copy(rc, &g->k[g->kscore]);
+		g->kscore = alt;
+		return false;
+	}
+	detach_copy(rc, &g->k[alt]);
+	return !score_same;
 }
 
 /* A free slot for a copy started at this entry, or -1. */
@@ -379,6 +417,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	s64 i = (s64)rc->kindex, w = i - g->sync_from;
 	bool sync = g->sync_from >= 0, same;
 	struct replay_agree a = { 0 };
+	bool alt_same = false;
 	int j;
 
 	/* a copy started here is told the entry before first, as one that
@@ -392,6 +431,8 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		same = select_copy(rc, gi, j, p, j == g->kscore, &a);
 		if (sync && same && w >= REPLAY_FOLLOW_COPIES - 1)
 			g->k[j].same++;
+		if (j == g->kalt)
+			alt_same = same;
 		enter_recorded(rc, &g->k[j], p, gap);
 	}
 	/* the first entry is never scored: the state and residency of the
@@ -402,7 +443,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		agree_add(&g->sc, &a);
 	if (sync && w == REPLAY_WARMUP - 1)
 		choose_copy(rc, gi);
-	else if (!sync && a.same < a.n) {
+	else if (!sync && settle_alt(rc, g, a.same == a.n, alt_same)) {
 		/* restart copies from the next entry, and compare */
 		g->sync_from = i;
 		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)

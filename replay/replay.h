@@ -236,6 +236,9 @@ struct replay_gov_cpu {
 		u32		same;		/* agreeing in the window */
 	}			k[REPLAY_FOLLOW_COPIES];
 	int			kscore;
+	/* a copy that agreed as often as k[kscore] in the last window:
+	 * it runs beside it until one of the two disagrees alone, -1 none */
+	int			kalt;
 	/* copies started at entries sync_from.. (the warm-up from 0, a
 	 * resynchronisation after a disagreement), compared over
 	 * REPLAY_WARMUP entries; -1 when none runs */

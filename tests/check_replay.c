@@ -952,7 +952,7 @@ END_TEST
  * entry and agree on every miss class.
  */
 static void record_loop_dur(const char *spec, const struct cstate_table *t,
-			    struct idle_period *rec, int n, s64 fixed)
+			    struct idle_period *rec, int n, const s64 *durs)
 {
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
@@ -977,7 +977,7 @@ static void record_loop_dur(const char *spec, const struct cstate_table *t,
 		int st;
 
 		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-		dur = fixed ? fixed : 2 * US + (s64)(x % (3 * MS));
+		dur = durs ? durs[i] : 2 * US + (s64)(x % (3 * MS));
 		sleep = (x >> 32) % 5 ? dur + (s64)((x >> 20) % (2 * MS)) :
 			TRACE_NO_TIMER;
 		tick = !((x >> 40) % 7);
@@ -1018,7 +1018,7 @@ static void record_loop_dur(const char *spec, const struct cstate_table *t,
 static void record_loop(const char *spec, const struct cstate_table *t,
 			struct idle_period *rec, int n)
 {
-	record_loop_dur(spec, t, rec, n, 0);
+	record_loop_dur(spec, t, rec, n, NULL);
 }
 
 /*
@@ -1042,8 +1042,12 @@ START_TEST(test_agreement_mid_run)
 	struct idl_err ierr;
 	int i;
 
+	static s64 durs[N];
+
+	for (i = 0; i < N; i++)
+		durs[i] = 15 * US;
 	skl_table(&t);
-	record_loop_dur("ladder", &t, rec, N, 15 * US);
+	record_loop_dur("ladder", &t, rec, N, durs);
 	setup_skl(&s);
 	add_gov(&s, "ladder");
 	follow(&s, 0);
@@ -1055,6 +1059,58 @@ START_TEST(test_agreement_mid_run)
 	sc = &rc->g[0].sc;
 	ck_assert_uint_eq(sc->agree_n, N - SKIP - REPLAY_WARMUP);
 	ck_assert_uint_eq(sc->agree_same, sc->agree_n);
+	free(rc);
+}
+END_TEST
+
+/*
+ * A capture that begins with ladder deep, on skl (POLL, then C1 where a
+ * fresh ladder starts).  The kernel ran 3 ms periods from enable: after
+ * 4 promotions from each state it sits in the deepest; the trace starts
+ * at entry SKIP there.  After 300 such entries, one period per state
+ * of 1.5 times its exit latency (the residency ladder reads is then
+ * short of the demotion time, and not below zero, which as u64 would
+ * be huge) demotes down to C1; then 15 us periods, the cycle of five of
+ * test_agreement_mid_run (C1's count is 0 there: its last promotion
+ * reset it).  The copy started at the trace's first entry selects for
+ * it as a fresh device would: last state C1, residency 0, which as u64
+ * is past C1's promotion time, so its C1 count is one ahead and it
+ * promotes one entry early, 300 entries after the warm-up ended.  The
+ * copy started at the next entry agreed as often; it goes on beside the
+ * scored one and is scored from that disagreement on: exactly one.
+ */
+START_TEST(test_agreement_fresh_select)
+{
+	enum { N = 1000, SKIP = 40, DEEP = 340 };
+	static struct idle_period rec[N];
+	static s64 durs[N];
+	const struct replay_score *sc;
+	struct cstate_table t;
+	struct replay_setup s;
+	struct replay_cpu *rc;
+	struct idl_err ierr;
+	int i;
+
+	skl_table(&t);
+	for (i = 0; i < N; i++)
+		durs[i] = i < DEEP ? 3 * MS : 15 * US;
+	/* 1.5 exit latencies: past the wrap, short of the demotion time */
+	for (i = 0; i < t.count - 2; i++)
+		durs[DEEP + i] = t.states[t.count - 1 - i].exit_latency_ns * 3 / 2;
+	record_loop_dur("ladder", &t, rec, N, durs);
+	ck_assert_int_eq(rec[SKIP].state, t.count - 1);
+	ck_assert_int_eq(rec[DEEP + t.count - 2].state, 1);
+	setup_skl(&s);
+	add_gov(&s, "ladder");
+	follow(&s, 0);
+	ck_assert_int_eq(replay_setup_init(&s, &t, &ierr), 0);
+	rc = start(&s);
+	for (i = SKIP; i < N; i++)
+		replay_cpu_feed(rc, &rec[i]);
+	replay_cpu_finish(rc);
+	sc = &rc->g[0].sc;
+	ck_assert_uint_eq(sc->agree_n, N - SKIP - REPLAY_WARMUP);
+	ck_assert_uint_eq(sc->agree_same, sc->agree_n - 1);
 	free(rc);
 }
 END_TEST
@@ -1331,6 +1387,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_whatif_hz);
 	tcase_add_test(tc, test_agreement_entries);
 	tcase_add_test(tc, test_agreement_mid_run);
+	tcase_add_test(tc, test_agreement_fresh_select);
 	tcase_add_test(tc, test_agreement_no_timer);
 	tcase_add_test(tc, test_agreement_poll_limit);
 	tcase_add_test(tc, test_agreement_poll_seen);
