@@ -61,6 +61,10 @@ capture options:
                        import reads), SUBSYSTEM/EVENT, blank-separated
   -c, --clock CLOCK    trace clock of the mid-run capture (default mono,
                        as idlelab record uses; local is ftrace's default)
+      --kprobe DEF     a kprobe_events line, traced in the mid-run capture
+                       (repeatable): e.g. 'r:lab_sleep
+                       tick_nohz_get_sleep_length ret=$retval:s64', the
+                       sleep length the governor got
   -o DIR               where the capture goes (created)
       --no-icount      guest time is the host's (plain TCG): every kernel
                        path takes tens of times longer than on hardware
@@ -334,7 +338,7 @@ cmd_capture() {
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
 	# icount and rcu are read by boot_guest too
 	local icount="-icount shift=0,sleep=on" rcu=yes extra cmdline
-	local clock=mono
+	local clock=mono kprobes=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -345,6 +349,8 @@ cmd_capture() {
 		-s|--seconds) secs=$2; shift 2 ;;
 		-e|--events) events=$2; shift 2 ;;
 		-c|--clock) clock=$2; shift 2 ;;
+		--kprobe) kprobes="$kprobes${kprobes:+
+}$2"; shift 2 ;;
 		-o) out=$2; shift 2 ;;
 		--no-icount) icount=; shift ;;
 		--rcu-on-cpus) rcu=; shift ;;
@@ -369,6 +375,7 @@ LAB_SECONDS=$secs
 LAB_EVENTS="$(echo $events)"
 LAB_CLOCK=$clock
 LAB_SETTLE=1
+LAB_KPROBES='$kprobes'
 EOF
 	boot=$(echo $events initcall/initcall_start \
 		initcall/initcall_finish | tr ' /' ',:')
