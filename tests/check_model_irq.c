@@ -142,6 +142,88 @@ START_TEST(test_wake_chain)
 END_TEST
 
 /*
+ * When the tick's expiry is known (its hrtimer armed in the trace), it
+ * tells whether the tick was pending when reflect ran.  Due 10 us after
+ * the last IRQ of the exit's chain left, it came after reflect: the next
+ * period's.  Due during that IRQ, it was taken before reflect: this
+ * one's.  (The earlier tests arm no tick: the chain alone decides.)
+ */
+START_TEST(test_tick_after_chain)
+{
+	static const int64_t due[2] = { 1530000, 1519500 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct raw_event a[] = {
+			at(hr(EV_HRTIMER_START, 900000, 0, TICK0, due[k],
+			      true, 1), 0),
+			at(idle(1000000, 0, 2), 0),
+			at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+			irq(EV_IRQ_HANDLER_ENTRY, 1510000, IRQ_IPI),
+			irq(EV_IRQ_HANDLER_EXIT, 1520000, IRQ_IPI),
+			irq(EV_IRQ_HANDLER_ENTRY, 1531000, IRQ_TIMER),
+			tick_expire(1532000),
+			at(idle(1600000, 0, 1), 0),
+			at(idle(1700000, 0, EV_IDLE_EXIT), 0),
+			at(idle(1800000, 0, 1), 0),
+		};
+		struct model *m = mk(true);
+
+		feed(m, a, 10);
+		finish(m);
+		ck_assert_int_eq(ngot, 2);
+		ck_assert_int_eq(got[0].wake_cause, WAKE_IRQ);
+		ck_assert_int_eq(!!(got[0].flags & IP_GOT_TICK), k);
+		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), !k);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
+ * A tick due before the switch to the idle task is taken as the switch
+ * enables interrupts, in the idle task but before the idle loop sets
+ * its in-idle flag: no period's.  Due after the switch, it runs in the
+ * loop: the next period's.
+ */
+START_TEST(test_tick_before_idle_loop)
+{
+	static const int64_t due[2] = { 1999000, 2001500 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct raw_event arm = hr(EV_HRTIMER_START, 1540000, 0, TICK0,
+					  due[k], true, 1);
+		struct raw_event a[] = {
+			at(idle(1000000, 0, 2), 0),
+			at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+			irq(EV_IRQ_HANDLER_ENTRY, 1510000, IRQ_IPI),
+			irq(EV_IRQ_HANDLER_EXIT, 1520000, IRQ_IPI),
+			at(sw(1530000, 0, 0, 42), 0),
+			arm,
+			sw(2000000, 0, 42, 0),
+			irq(EV_IRQ_HANDLER_ENTRY, 2002000, IRQ_TIMER),
+			tick_expire(2003000),
+			irq(EV_IRQ_HANDLER_EXIT, 2004000, IRQ_TIMER),
+			at(idle(2100000, 0, 1), 0),
+			at(idle(2200000, 0, EV_IDLE_EXIT), 0),
+			at(idle(2300000, 0, 1), 0),
+		};
+		struct model *m = mk(true);
+
+		a[5].ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN;
+		a[5].pid = 42;
+		feed(m, a, 13);
+		finish(m);
+		ck_assert_int_eq(ngot, 2);
+		ck_assert(!(got[0].flags & IP_GOT_TICK));
+		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), k);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
  * The kernel's "now" is the idle loop's start (after the switch to the
  * idle task) or the end of the last interrupt in the loop; on a slow
  * CPU select and the entry come long after it.  A sleep of 2 ms armed
@@ -589,6 +671,8 @@ static Suite *model_irq_suite(void)
 
 	tcase_add_test(tc, test_timer_irq_is_the_timer);
 	tcase_add_test(tc, test_wake_chain);
+	tcase_add_test(tc, test_tick_after_chain);
+	tcase_add_test(tc, test_tick_before_idle_loop);
 	tcase_add_test(tc, test_now_slow_cpu);
 	tcase_add_test(tc, test_timer_migration);
 	tcase_add_test(tc, test_timer_migration_seen);

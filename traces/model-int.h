@@ -188,7 +188,9 @@ struct cpu_state {
 	bool		in_tick_handler;	/* tick expired, not re-armed */
 	/* the interrupts taken at the exit, before reflect: enum chain */
 	uint8_t		chain;
+	uint64_t	chain_exit_ts;	/* the chain's last IRQ left then */
 	uint64_t	irq_ts;		/* the IRQ entered last, 0 once left */
+	uint64_t	idle_switch_ts;	/* the last switch to the idle task */
 	bool		tick_latch;	/* got_idle_tick set for the next period */
 	uint64_t	wheel_detached;	/* key of the last wheel timer
 					 * cancelled here (it may run next) */
