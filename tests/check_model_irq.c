@@ -337,6 +337,41 @@ START_TEST(test_timer_migration)
 END_TEST
 
 /*
+ * Two unpinned timers of CPU 0 (jiffies 1030, then 1020) while CPU 1 is
+ * active (its tick runs): both are the hierarchy's, neither ends CPU
+ * 0's sleep length, which is its hrtimer's (200 ms).  (The later one was
+ * once counted as a local timer, 120.1 ms: only the earliest of a CPU's
+ * unpinned timers was set apart.)
+ */
+START_TEST(test_timer_migration_two_global)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1010, 1),
+		wheel(150000, 0, 0x5200, 1000, 1030, 0),
+		wheel(160000, 0, 0x5100, 1000, 1020, 0),
+		sw(200000, 1, 42, 0),
+		ev(EV_TICK_STOP, 210000, 1),
+		idle(220000, 1, 2),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 200000000, false, HRW),
+		sw(400000, 0, 7, 0),
+		idle(410000, 0, 2),
+		idle(500000, 0, EV_IDLE_EXIT),
+		idle(600000, 1, EV_IDLE_EXIT),
+		idle(700000, 0, 1),
+	};
+	struct model *m = mk_tmigr(true);
+
+	e[4].tick_stop.success = 0;
+	feed(m, e, 12);
+	finish(m);
+	ck_assert_int_ge(ngot, 1);
+	ck_assert_uint_eq(got[0].cpu, 0);
+	ck_assert_int_eq(got[0].sleep_length_ns, 200000000 - 400000);
+	model_free(m);
+}
+END_TEST
+
+/*
  * The hierarchy at the select, not at the entry: CPU 1 (tick stopped)
  * is woken at 0.405 ms, between CPU 0's select (its switch to idle at
  * 0.4 ms) and its entry at 0.41 ms.  At the select CPU 0 was the last
@@ -675,6 +710,7 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_tick_before_idle_loop);
 	tcase_add_test(tc, test_now_slow_cpu);
 	tcase_add_test(tc, test_timer_migration);
+	tcase_add_test(tc, test_timer_migration_two_global);
 	tcase_add_test(tc, test_timer_migration_seen);
 	tcase_add_test(tc, test_timer_migration_at_select);
 	tcase_add_test(tc, test_deferrable_late);

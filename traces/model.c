@@ -321,13 +321,16 @@ static void snapshot_inputs(struct model *m, struct cpu_state *c)
 			timer_remove(m, n->key);
 			continue;
 		}
-		if (n->kind == TK_HR && n->exp < c->hr_min)
-			c->hr_min = n->exp;
-		else if (m->tmigr && global_timer(n) && n->exp < global)
-			global = n->exp;
-		else if (n->kind == TK_WHEEL && !n->deferrable &&
-			 n->exp < local)
+		if (n->kind == TK_HR) {
+			if (n->exp < c->hr_min)
+				c->hr_min = n->exp;
+		} else if (m->tmigr && global_timer(n)) {
+			/* the hierarchy's, not this CPU's wheel's */
+			if (n->exp < global)
+				global = n->exp;
+		} else if (!n->deferrable && n->exp < local) {
 			local = n->exp;
+		}
 	}
 	c->sel_lonely = m->tmigr && last_active(m, c);
 	c->wheel_min = m->tmigr ? tmigr_wheel_min(m, c, local, global, off) :
