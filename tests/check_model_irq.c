@@ -224,6 +224,48 @@ START_TEST(test_tick_before_idle_loop)
 END_TEST
 
 /*
+ * A tick after the exit's interrupts (due after the chain's last IRQ
+ * left) while a task woken on the CPU is about to run: the idle loop
+ * ends (do_idle() reads the flag after cpuidle_idle_call() in 6.1.y,
+ * 6.12.y and 6.18.y since their 2025 backports, and clears the in-idle
+ * flag as it leaves), so it is no period's.  Without that wakeup the
+ * loop goes on and the tick is the next period's.
+ */
+START_TEST(test_tick_loop_ends)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct raw_event a[] = {
+			at(hr(EV_HRTIMER_START, 900000, 0, TICK0, 1535000,
+			      true, 1), 0),
+			at(idle(1000000, 0, 2), 0),
+			at(idle(1500000, 0, EV_IDLE_EXIT), 0),
+			irq(EV_IRQ_HANDLER_ENTRY, 1510000, IRQ_IPI),
+			at(ev(EV_SCHED_WAKEUP, 1515000, 0), EV_CTX_HARDIRQ),
+			irq(EV_IRQ_HANDLER_EXIT, 1520000, IRQ_IPI),
+			irq(EV_IRQ_HANDLER_ENTRY, 1536000, IRQ_TIMER),
+			tick_expire(1537000),
+			irq(EV_IRQ_HANDLER_EXIT, 1538000, IRQ_TIMER),
+			at(idle(1700000, 0, 1), 0),
+			at(idle(1800000, 0, EV_IDLE_EXIT), 0),
+			at(idle(1900000, 0, 1), 0),
+		};
+		struct model *m = mk(true);
+
+		a[4].wakeup.target_cpu = k ? -1 : 0;
+		a[4].pid = 42;
+		feed(m, a, 12);
+		finish(m);
+		ck_assert_int_eq(ngot, 2);
+		ck_assert(!(got[0].flags & IP_GOT_TICK));
+		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), k);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
  * The kernel's "now" is the idle loop's start (after the switch to the
  * idle task) or the end of the last interrupt in the loop; on a slow
  * CPU select and the entry come long after it.  A sleep of 2 ms armed
@@ -708,6 +750,7 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_wake_chain);
 	tcase_add_test(tc, test_tick_after_chain);
 	tcase_add_test(tc, test_tick_before_idle_loop);
+	tcase_add_test(tc, test_tick_loop_ends);
 	tcase_add_test(tc, test_now_slow_cpu);
 	tcase_add_test(tc, test_timer_migration);
 	tcase_add_test(tc, test_timer_migration_two_global);

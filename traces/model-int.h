@@ -192,6 +192,7 @@ struct cpu_state {
 	uint64_t	irq_ts;		/* the IRQ entered last, 0 once left */
 	uint64_t	idle_switch_ts;	/* the last switch to the idle task */
 	bool		tick_latch;	/* got_idle_tick set for the next period */
+	bool		loop_ending;	/* a task runs next: the loop ends */
 	uint64_t	wheel_detached;	/* key of the last wheel timer
 					 * cancelled here (it may run next) */
 	uint32_t	detached_cpu;	/* whose it was */

@@ -222,6 +222,7 @@ static void tick_runs(struct cpu_state *c, uint64_t ts)
  */
 static void loop_ends(struct cpu_state *c, uint64_t ts)
 {
+	c->loop_ending = true;
 	tick_runs(c, ts);
 	c->stop_snap = false;
 	c->tick_sel = c->tick;
@@ -383,6 +384,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		c->seen_idle = true;
 		c->phase = PH_IDLE;
 		c->entry_ns = e->ts;
+		c->loop_ending = false;
 		c->sel_ts = (int64_t)e->ts;
 		c->sel_moved = false;
 		if (c->now_ts && (c->now_ts + SEL_MAX_NS >= e->ts ||
@@ -555,7 +557,8 @@ static bool tick_seen(struct model *m, struct cpu_state *c,
 			(in_wake_chain(c) && !due_after(due, c->chain_exit_ts)));
 	if (mine)
 		c->c.got_tick = true;
-	else if ((e->ctx & EV_CTX_IDLE_TASK) && !before_idle_loop(c, due))
+	else if ((e->ctx & EV_CTX_IDLE_TASK) && !before_idle_loop(c, due) &&
+		 !c->loop_ending)
 		c->tick_latch = true;
 	return mine;
 }
@@ -820,6 +823,7 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 		c->stop_snap = false;
 		c->tick_sel = c->tick;
 	}
+	c->loop_ending = false;
 	if (e->sw.next_pid == 0) {
 		c->phase = PH_LOOP;
 		c->idle_switch_ts = e->ts;
