@@ -226,9 +226,9 @@ END_TEST
 /*
  * A tick after the exit's interrupts (due after the chain's last IRQ
  * left) while a task woken on the CPU is about to run: the idle loop
- * ends (do_idle() reads the flag after cpuidle_idle_call() in 6.1.y,
- * 6.12.y and 6.18.y since their 2025 backports, and clears the in-idle
- * flag as it leaves), so it is no period's.  Without that wakeup the
+ * ends (do_idle() reads the flag after cpuidle_idle_call() in recent
+ * stable kernels, and clears the in-idle flag as it leaves), so it is
+ * no period's.  Without that wakeup the
  * loop goes on and the tick is the next period's.
  */
 START_TEST(test_tick_loop_ends)
