@@ -179,6 +179,10 @@ static void summary(const char *in, const struct import_summary *s)
 		fprintf(stderr, " %s %llu", wake_cause_name(i),
 			(unsigned long long)st->wake[i]);
 	fputc('\n', stderr);
+	if (st->stop_next_used)
+		fprintf(stderr, "sleep lengths whose timer part is the tick "
+			"stop's programming: %llu\n",
+			(unsigned long long)st->stop_next_used);
 	if (st->hold_bounded || st->hold_lowered || st->stale_timers ||
 	    st->hold_global || st->hold_deferrable)
 		fprintf(stderr, "timers armed before the capture: bounded %llu "

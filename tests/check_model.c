@@ -463,6 +463,47 @@ START_TEST(test_tick_stopped)
 END_TEST
 
 /*
+ * The tick stop after a select programs the tick's timer to the next
+ * event tick_nohz_next_event() found, a timer armed before the capture
+ * (30 ms) included: that is the sleep length's timer part.  A second
+ * select in the same loop finds it unchanged (nothing re-programmed):
+ * the same 30 ms.  A stop that cancels the timer found none.
+ */
+START_TEST(test_tick_stop_programmed)
+{
+	struct model *m = mk(true);
+	struct raw_event e[] = {
+		sw(100, 0, 42, 0),
+		ev(EV_TICK_STOP, 1000, 0),
+		hr(EV_HRTIMER_START, 1100, 0, TICK0, 30000000, true, 1),
+		idle(1200, 0, 1),
+		idle(2000000, 0, EV_IDLE_EXIT),
+		idle(2000500, 0, 1),
+		idle(3000000, 0, EV_IDLE_EXIT),
+		sw(3000100, 0, 0, 42),
+		sw(3500000, 0, 42, 0),
+		ev(EV_TICK_STOP, 3500500, 0),
+		hr(EV_HRTIMER_CANCEL, 3500600, 0, TICK0, 0, true, 1),
+		idle(3600000, 0, 1),
+		idle(3700000, 0, EV_IDLE_EXIT),
+		idle(3800000, 0, 1),
+	};
+
+	e[1].tick_stop.success = 1;
+	e[9].tick_stop.success = 1;
+	feed(m, e, 14);
+	finish(m);
+	ck_assert_int_eq(ngot, 3);
+	ck_assert_int_eq(got[0].sleep_length_ns, 30000000 - 100);
+	ck_assert(got[0].flags & IP_SLEEP_EXACT);
+	ck_assert_int_eq(got[1].sleep_length_ns, 30000000 - 2000000);
+	ck_assert_int_eq(got[2].sleep_length_ns, TRACE_NO_TIMER);
+	ck_assert_uint_eq(model_get_stats(m)->stop_next_used, 3);
+	model_free(m);
+}
+END_TEST
+
+/*
  * Trace clock = mono + 7 ms: the offset is learnt from an expiry
  * ("now" 1 ms at trace time 8 ms), so a timer armed for mono 10 ms is
  * 17 ms trace time; idle at 12 ms -> sleep 5 ms.
@@ -1555,6 +1596,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_irq_and_ipi_causes);
 	tcase_add_test(tc, test_unknown_timer);
 	tcase_add_test(tc, test_tick_stopped);
+	tcase_add_test(tc, test_tick_stop_programmed);
 	tcase_add_test(tc, test_clock_offset);
 	tcase_add_test(tc, test_out_of_order);
 	tcase_add_test(tc, test_timer_armed_before);

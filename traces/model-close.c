@@ -434,7 +434,12 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		hr_t = c->hr_min + off;
 		exact = m->o.clock_is_mono || m->off.valid;
 	}
-	if (c->wheel_min != NONE) {
+	if (c->next_at_sel_known) {
+		/* the tick stop's programming: tick_nohz_next_event() */
+		if (c->next_at_sel != NONE)
+			wh_t = c->next_at_sel + off;
+		m->st.stop_next_used++;
+	} else if (c->wheel_min != NONE) {
 		wh_t = jiffy_time(m, c->wheel_min, off);
 		if (wh_t == NONE)
 			exact = false;

@@ -162,6 +162,11 @@ struct cpu_state {
 	/* inputs at select time, snapshotted at entry */
 	int64_t		hr_min;		/* raw base ns, NONE */
 	int64_t		wheel_min;	/* jiffies, NONE */
+	/* the tick's timer as the tick stop after a select programmed it:
+	 * tick_nohz_next_event()'s result (raw base ns, NONE: cancelled),
+	 * and that of the period being entered (next_at_sel) */
+	int64_t		stop_next, next_at_sel;
+	bool		stop_next_known, next_at_sel_known;
 	struct tick_view tick_at_sel;
 	bool		stopped_at_sel, stopped_now;
 	struct cause	c;

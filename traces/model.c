@@ -368,6 +368,38 @@ static void sel_before_pending(struct model *m, struct cpu_state *c,
 	}
 }
 
+/*
+ * The tick stop after a select programs the tick's timer to what
+ * tick_nohz_next_event() computed for that select's sleep length (the
+ * timer wheel, the hierarchy's timers when the CPU must wake for them,
+ * RCU, the timekeeping limit), or cancels it when there is none: the
+ * kernel's own answer, timers armed before the capture included.  It
+ * is not traced when the tick already stood there.
+ */
+static void stop_programmed(struct cpu_state *c, int64_t exp)
+{
+	c->stop_next = exp;
+	c->stop_next_known = true;
+}
+
+/*
+ * At an entry: the next event the select's tick stop programmed.  With
+ * the tick stopped before the select and nothing re-programmed since,
+ * the kernel found it unchanged: where the tick's timer stands.
+ */
+static void next_at_select(struct cpu_state *c)
+{
+	c->next_at_sel = c->stop_next;
+	c->next_at_sel_known = c->stop_next_known;
+	if (!c->stop_next_known && c->stop_snap && c->tick_stopped &&
+	    c->tick.known != TK_UNKNOWN) {
+		c->next_at_sel = c->tick.known == TK_PENDING ? c->tick.exp :
+				 NONE;
+		c->next_at_sel_known = true;
+	}
+	c->stop_next_known = false;
+}
+
 static int on_idle(struct model *m, const struct raw_event *e,
 		   struct idl_err *err)
 {
@@ -385,6 +417,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		c->phase = PH_IDLE;
 		c->entry_ns = e->ts;
 		c->loop_ending = false;
+		next_at_select(c);
 		c->sel_ts = (int64_t)e->ts;
 		c->sel_moved = false;
 		if (c->now_ts && (c->now_ts + SEL_MAX_NS >= e->ts ||
@@ -415,6 +448,7 @@ static int on_idle(struct model *m, const struct raw_event *e,
 		return 0;
 	}
 	c->phase = PH_LOOP;
+	c->stop_next_known = false;
 	c->exit_ns = e->ts;
 	if (e->ts % 1000)
 		m->fine_stamps = true;
@@ -625,6 +659,8 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 		if (is_tick) {
 			c->tick.known = TK_PENDING;
 			c->tick.exp = e->timer.expires;
+			if (stop_seq)
+				stop_programmed(c, e->timer.expires);
 			if (m->tick_ns && m->grid_phase < 0 && !c->tick_stopped)
 				m->grid_phase = e->timer.expires % m->tick_ns;
 			if (c->in_tick_handler && (e->ctx & EV_CTX_HARDIRQ))
@@ -646,6 +682,8 @@ static int on_hrtimer(struct model *m, const struct raw_event *e,
 	case EV_HRTIMER_CANCEL:
 		if (is_tick) {
 			c->tick.known = TK_OFF;
+			if (stop_seq)
+				stop_programmed(c, NONE);
 			if (!stop_seq)
 				c->tick_sel = c->tick;
 		} else {
@@ -824,6 +862,7 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 		c->tick_sel = c->tick;
 	}
 	c->loop_ending = false;
+	c->stop_next_known = false;	/* a select that entered nothing */
 	if (e->sw.next_pid == 0) {
 		c->phase = PH_LOOP;
 		c->idle_switch_ts = e->ts;

@@ -99,6 +99,7 @@ struct model_stats {
 	uint32_t	lag_above[LAG_BINS], lag_most[LAG_BINS];
 	uint64_t	lag_bounds;		/* all of them */
 	uint64_t	tmigr_last;		/* selects as the last active CPU */
+	uint64_t	stop_next_used;		/* sleep lengths from a tick stop */
 	uint64_t	wake[WAKE_CAUSE_COUNT];
 	uint64_t	first_ts, last_ts;
 	uint32_t	max_cpu;		/* highest CPU seen + 1 */
