@@ -109,6 +109,7 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 	const struct cstate_table *t = &s->table;
 	FILE *f = d->out;
 	u64 at = p->entry_ns >= d->base_ns ? p->entry_ns - d->base_ns : 0;
+	char lat[48];
 
 	d->count++;
 	fprintf(f, "disagreement %llu: cpu %u entry %llu%s at +%llu.%09llu s: "
@@ -123,13 +124,15 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		idx >= 0 ? t->states[idx].name : "invalid",
 		stop ? "stop tick" : "keep tick");
 	fprintf(f, "  inputs: sleep_length %lld ns (%s), delta_tick %lld ns "
-		"(%s), tick %s (%s), latency_req %lld ns\n",
+		"(%s), tick %s (%s), %s\n",
 		(long long)p->sleep_length_ns,
 		exactness(p->flags & IP_SLEEP_EXACT),
 		(long long)p->delta_tick_ns,
 		exactness(p->flags & IP_TICK_EXACT),
 		p->flags & IP_TICK_STOPPED ? "stopped" : "running",
-		tick_source(s), (long long)replay_latency_req(s, p));
+		tick_source(s),
+		replay_latency_text(replay_latency_req(s, p), lat,
+				    sizeof(lat)));
 	fprintf(f, "  before: last state %d, last residency %lld ns, got_tick "
 		"%s, poll_time_limit %s (from the previous recorded entry)\n",
 		last_state, (long long)last_res,

@@ -123,11 +123,7 @@ static void text_header(FILE *f, const struct replay_trace *tr)
 	char lat[48];
 	int gi;
 
-	if (s->latency_req >= NO_CONSTRAINT_NS)
-		snprintf(lat, sizeof(lat), "no latency limit");
-	else
-		snprintf(lat, sizeof(lat), "latency limit %lld ns",
-			 (long long)s->latency_req);
+	replay_latency_text(s->latency_req, lat, sizeof(lat));
 	fprintf(f, "replay of %s\n", tr->shown);
 	fprintf(f, "  table: %s, %s; %u CPU%s; tick %lld ns%s; %s; live "
 		"governor %s\n", s->table.name,

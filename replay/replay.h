@@ -50,6 +50,8 @@ extern const char *const replay_miss_name[3];
 #define REPLAY_DEFAULT_MERGE_GAP_NS	20000
 /* no latency limit: the default PM QoS request, 2e9 us */
 #define NO_CONSTRAINT_NS	2000000000000LL
+/* "no latency limit" or "latency limit N ns", in @buf */
+const char *replay_latency_text(s64 latency_req, char *buf, size_t len);
 /* recorded parts of one workload period kept for agreement/inputs */
 #define REPLAY_MAX_PARTS	32
 /*

@@ -299,3 +299,13 @@ const char *replay_cause_name(int c)
 	return c == REPLAY_CAUSE_POLL ? "poll-limit" :
 		wake_cause_name((enum wake_cause)c);
 }
+
+const char *replay_latency_text(s64 latency_req, char *buf, size_t len)
+{
+	if (latency_req >= NO_CONSTRAINT_NS)
+		snprintf(buf, len, "no latency limit");
+	else
+		snprintf(buf, len, "latency limit %lld ns",
+			 (long long)latency_req);
+	return buf;
+}
