@@ -103,7 +103,8 @@ static void report_missing(const struct cmp_table *t)
 			n = missing = 0;
 			metrics.n = cases.n = 0;
 			for (r = r0; r >= 0; r = t->row[r].next_of_name, n++) {
-				if (cmp_cell(t, r, c))
+				/* a row only some columns can have: no gap */
+				if (cmp_cell(t, r, c) || t->row[r].only_some)
 					continue;
 				missing++;
 				name_add(&metrics, t->row[r].metric);

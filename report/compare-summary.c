@@ -45,6 +45,36 @@ static bool row_ratio_safe(const struct cmp_table *t, int r)
 	return max > 0;
 }
 
+/* A percentage: its changes are points, a ratio of it means nothing. */
+static bool row_is_pct(const struct cmp_row *row)
+{
+	size_t n = strlen(row->metric);
+
+	return !strcmp(row->unit, "%") ||
+	       (n > 4 && !strcmp(row->metric + n - 4, "_pct"));
+}
+
+const char *cmp_diff_unit(const struct cmp_row *row)
+{
+	return row_is_pct(row) ? "pts" : row->unit;
+}
+
+void cmp_mark_diff(struct cmp_table *t)
+{
+	bool diff;
+	int r0, r;
+
+	for (r0 = 0; r0 < t->nrows; r0++) {
+		if (!t->row[r0].first_of_metric)
+			continue;
+		diff = false;
+		for (r = r0; r >= 0; r = t->row[r].next_of_metric)
+			diff |= row_is_pct(&t->row[r]) || !row_ratio_safe(t, r);
+		for (r = r0; r >= 0; r = t->row[r].next_of_metric)
+			t->row[r].by_diff = diff;
+	}
+}
+
 void cmp_metric_summary(const struct cmp_table *t, int r0,
 			struct cmp_summary *s)
 {
@@ -53,10 +83,7 @@ void cmp_metric_summary(const struct cmp_table *t, int r0,
 	int r, c;
 
 	memset(s, 0, sizeof(*s));
-	s->kind = CMP_SUM_RATIO;
-	for (r = r0; r >= 0; r = t->row[r].next_of_metric)
-		if (!row_ratio_safe(t, r))
-			s->kind = CMP_SUM_DIFF;
+	s->kind = t->row[r0].by_diff ? CMP_SUM_DIFF : CMP_SUM_RATIO;
 	for (r = r0; r >= 0; r = t->row[r].next_of_metric) {
 		double base = cell_mean(t, r, 0);
 
@@ -164,7 +191,7 @@ void cmp_print_summary(FILE *f, const struct cmp_table *t)
 			mw = (int)strlen(row->metric);
 		for (c = 0; c < t->ncols; c++) {
 			cmp_summary_text(cell, sizeof(cell), &l[i].s, c,
-					 row->unit);
+					 cmp_diff_unit(row));
 			if ((int)strlen(cell) > cw[c])
 				cw[c] = (int)strlen(cell);
 		}
@@ -186,7 +213,7 @@ void cmp_print_summary(FILE *f, const struct cmp_table *t)
 		fprintf(f, "  %-*s  %-*s", bw, row->name, mw, row->metric);
 		for (c = 0; c < t->ncols; c++) {
 			cmp_summary_text(cell, sizeof(cell), &l[i].s, c,
-					 row->unit);
+					 cmp_diff_unit(row));
 			fprintf(f, "  %-*s", c == t->ncols - 1 ? 0 : cw[c],
 				cell);
 		}

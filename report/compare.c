@@ -89,8 +89,9 @@ static int add_row(struct cmp_table *t, struct build *b,
 	struct cmp_row *row = &t->row[r];
 
 	*row = (struct cmp_row){
-		rb->name, rb->kase, rb->metric, rb->unit, rb->higher_is_better,
-		false, false, -1, -1
+		.name = rb->name, .kase = rb->kase, .metric = rb->metric,
+		.unit = rb->unit, .higher_is_better = rb->higher_is_better,
+		.next_of_name = -1, .next_of_metric = -1
 	};
 	f = slot(t->by_name, t->by_name_mask, t->row, rb->name, "", "", 1);
 	chain(t, r, f, &b->last_name[f - t->by_name], true);
@@ -133,6 +134,7 @@ static int add_set(struct cmp_table *t, struct build *b,
 			*f = add_row(t, b, rb) + 1;
 		else if (same_meaning(&t->row[*f - 1], rb, rs, err))
 			return -1;
+		t->row[*f - 1].only_some |= rb->only_some;
 		for (c = col0; c < t->ncols && t->col[c].rs == rs; c++)
 			t->cell[(size_t)(*f - 1) * CMP_MAX_COLUMNS + c] =
 				results_series(rb, t->col[c].config);
@@ -248,6 +250,8 @@ int cmp_table_build(struct cmp_table *t, const struct res_set *sets,
 	}
 	build_free(&b);
 	pack_cells(t);
+	if (!ret)
+		cmp_mark_diff(t);
 	if (ret)
 		cmp_table_free(t);	/* (safe to free again) */
 	return ret;
@@ -362,25 +366,46 @@ static bool single_runs(const struct cmp_table *t, const char *name)
 	return true;
 }
 
-static double cell_pct(const struct cmp_table *t, int r, int c,
-		       enum cmp_stat s)
+/* Do @a and @b print the same ("%.2f")?  Then nothing changed. */
+static bool print_same(double a, double b)
+{
+	char x[48], y[48];
+
+	snprintf(x, sizeof(x), "%.2f", a);
+	snprintf(y, sizeof(y), "%.2f", b);
+	return !strcmp(x, y);
+}
+
+/*
+ * The change of cell (r, c) against the baseline, better when positive:
+ * in percent of the baseline, or, on a row compared by difference
+ * (cmp_mark_diff()), in the metric's unit (points for a percentage).
+ */
+static double cell_change(const struct cmp_table *t, int r, int c,
+			  enum cmp_stat s)
 {
 	const struct cmp_row *row = &t->row[r];
 	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
-
-	double pct;
+	bool hib = stat_hib(s, row->higher_is_better);
+	double bv, vv, d;
 
 	if (!b || !v)
 		return NAN;
-	pct = stat_pct_better(stat_value(s, b, row->higher_is_better),
-			      stat_value(s, v, row->higher_is_better),
-			      stat_hib(s, row->higher_is_better));
-	return fabs(pct) < 0.005 ? 0 : pct;	/* no "-0.00" */
+	bv = stat_value(s, b, row->higher_is_better);
+	vv = stat_value(s, v, row->higher_is_better);
+	if (isfinite(bv) && isfinite(vv) && print_same(bv, vv))
+		return 0;
+	if (row->by_diff)
+		d = hib ? vv - bv : bv - vv;
+	else
+		d = stat_pct_better(bv, vv, hib);
+	return fabs(d) < 0.005 ? 0 : d;	/* no "-0.00" */
 }
 
-/* Widths that fit every value and percentage of a benchmark's block. */
+/* Widths that fit every value and change of a benchmark's block; the
+ * unit after a change is "%" or " pts" (sfx: the wider of those used). */
 struct mm_widths {
-	int	label, value, pct;
+	int	label, value, pct, sfx;
 	bool	mean_only;
 };
 
@@ -393,8 +418,11 @@ static void mm_widths(const struct cmp_table *t, const char *name,
 	w->label = label_width(t, name);
 	w->value = 10;
 	w->pct = 7;
+	w->sfx = 1;
 	w->mean_only = single_runs(t, name);
 	for (r = cmp_first_row(t, name); r >= 0; r = t->row[r].next_of_name) {
+		if (t->row[r].by_diff)
+			w->sfx = 4;
 		for (c = 0; c < t->ncols; c++) {
 			const struct res_series *v = cmp_cell(t, r, c);
 
@@ -404,15 +432,17 @@ static void mm_widths(const struct cmp_table *t, const char *name,
 				if (n > w->value)
 					w->value = n;
 				n = snprintf(buf, sizeof(buf), "%.2f",
-					     cell_pct(t, r, c, s));
+					     cell_change(t, r, c, s));
 				if (n > w->pct)
 					w->pct = n;
 			}
 		}
 	}
 	for (c = 0; c < t->ncols; c++)
-		if ((int)strlen(t->col[c].title) - w->pct - 4 > w->value)
-			w->value = (int)strlen(t->col[c].title) - w->pct - 4;
+		if ((int)strlen(t->col[c].title) - w->pct - 3 - w->sfx >
+		    w->value)
+			w->value = (int)strlen(t->col[c].title) - w->pct - 3 -
+				   w->sfx;
 }
 
 static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
@@ -421,25 +451,29 @@ static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
 {
 	const struct cmp_row *row = &t->row[r];
 	const struct res_series *v = cmp_cell(t, r, c);
-	double pct = cell_pct(t, r, c, s);
+	double d = cell_change(t, r, c, s);
+	const char *sfx = row->by_diff ? " pts" : "%";
+	int pad = w->sfx - (int)strlen(sfx);
 	bool sig;
 
 	if (!v) {
-		fprintf(f, "  %*s %*s", w->value, "n/a", w->pct + 3, "");
+		fprintf(f, "  %*s %*s", w->value, "n/a", w->pct + 2 + w->sfx,
+			"");
 		return;
 	}
 	sig = s == ST_MEAN && cell_significant(t, r, c);
 	/* a spread of one run, a harmonic mean of values <= 0 */
 	if (isnan(stat_value(s, v, row->higher_is_better)))
-		fprintf(f, "  %*s (%*s%%)", w->value, "n/a", w->pct, "n/a");
-	else if (isnan(pct))
-		fprintf(f, "  %*.2f (%*s%%)", w->value,
+		fprintf(f, "  %*s (%*s%s)%*s", w->value, "n/a", w->pct, "n/a",
+			sfx, pad, "");
+	else if (isnan(d))
+		fprintf(f, "  %*.2f (%*s%s)%*s", w->value,
 			stat_value(s, v, row->higher_is_better), w->pct,
-			"n/a");
+			"n/a", sfx, pad, "");
 	else
-		fprintf(f, sig ? "  %*.2f *%*.2f%%*" : "  %*.2f (%*.2f%%)",
+		fprintf(f, sig ? "  %*.2f *%*.2f%s*%*s" : "  %*.2f (%*.2f%s)%*s",
 			w->value, stat_value(s, v, row->higher_is_better),
-			w->pct, pct);
+			w->pct, d, sfx, pad, "");
 }
 
 static void print_mmtests_bench(FILE *f, const struct cmp_table *t,
@@ -453,9 +487,10 @@ static void print_mmtests_bench(FILE *f, const struct cmp_table *t,
 	fprintf(f, "%s\n\n", name);
 	fprintf(f, "%-*s", 10 + w.label, "");
 	for (c = 0; c < t->ncols; c++)
-		fprintf(f, "  %*s", w.value + w.pct + 4, t->col[c].title);
+		fprintf(f, "  %*s", w.value + w.pct + 3 + w.sfx,
+			t->col[c].title);
 	fputc('\n', f);
-	line = 10 + w.label + t->ncols * (w.value + w.pct + 6);
+	line = 10 + w.label + t->ncols * (w.value + w.pct + 5 + w.sfx);
 	for (c = 0; c < line; c++)
 		fputc('-', f);
 	fputc('\n', f);
@@ -499,7 +534,11 @@ void cmp_print_mmtests(FILE *f, const struct cmp_table *t)
 
 static void normalized_units(char *buf, size_t len, const struct cmp_row *r)
 {
-	if (!r->higher_is_better && (!strcmp(r->unit, "s") ||
+	if (r->by_diff)
+		snprintf(buf, len, "Difference of %s%s%s%s", r->metric,
+			 *cmp_diff_unit(r) ? " (" : "", cmp_diff_unit(r),
+			 *cmp_diff_unit(r) ? ")" : "");
+	else if (!r->higher_is_better && (!strcmp(r->unit, "s") ||
 				     !strcmp(r->unit, "sec")))
 		snprintf(buf, len, "Normalized time in seconds");
 	else if (r->higher_is_better && strstr(r->unit, "/s"))
@@ -510,7 +549,8 @@ static void normalized_units(char *buf, size_t len, const struct cmp_row *r)
 		snprintf(buf, len, "Normalized %s", r->metric);
 }
 
-/* The text of one cell, `ratio [pct imp](CV)`, or "n/a". */
+/* The text of one cell, `ratio [pct imp](CV)`, `- [diff UNIT](CV)` on a
+ * metric compared by difference, or "n/a". */
 static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 			    int r, int c)
 {
@@ -518,11 +558,27 @@ static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
 	double bm = b ? stat_amean(b->v, b->n) : NAN, m, pct;
 
+	if (v && isfinite(bm) && row->by_diff) {
+		/* a difference in the metric's unit, no ratio */
+		m = stat_amean(v->v, v->n);
+		pct = print_same(m, bm) ? 0 :
+		      row->higher_is_better ? m - bm : bm - m;
+		snprintf(cell, len, "   - [%6.2f%s%s](%5.2f)",
+			 fabs(pct) < 0.005 ? 0 : pct, *cmp_diff_unit(row) ?
+			 " " : "", cmp_diff_unit(row),
+			 stat_coeffvar(v->v, v->n));
+		return;
+	}
 	if (!v || isnan(bm) || bm == 0) {
 		snprintf(cell, len, "n/a");
 		return;
 	}
 	m = stat_amean(v->v, v->n);
+	if (print_same(m, bm)) {
+		snprintf(cell, len, "%.2f [%6.2f](%5.2f)", 1.0, 0.0,
+			 stat_coeffvar(v->v, v->n));
+		return;
+	}
 	/* of the base's size: a rise from -99.7 to -2.7 is a rise */
 	pct = (row->higher_is_better ? m - bm : bm - m) / fabs(bm) * 100;
 	if (fabs(pct) < 0.005)
@@ -544,8 +600,8 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 	int r, c, cw[CMP_MAX_COLUMNS], lw = 8;
 
 	for (c = 0; c < t->ncols; c++) {
-		snprintf(title, sizeof(title), "%s[pct imp](CV)",
-			 t->col[c].title);
+		snprintf(title, sizeof(title), "%s[%s imp](CV)",
+			 t->col[c].title, first->by_diff ? "diff" : "pct");
 		cw[c] = (int)strlen(title) > 22 ? (int)strlen(title) : 22;
 	}
 	for (r = r0; r >= 0; r = t->row[r].next_of_metric) {
@@ -567,7 +623,8 @@ static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 	fprintf(f, "==================================================================\n");
 	fprintf(f, "%-*s", lw + 1, "Case:");
 	for (c = 0; c < t->ncols; c++) {
-		snprintf(title, sizeof(title), "%s[pct imp](CV)", t->col[c].title);
+		snprintf(title, sizeof(title), "%s[%s imp](CV)",
+			 t->col[c].title, first->by_diff ? "diff" : "pct");
 		fprintf(f, " %*s", cw[c], title);
 	}
 	fputc('\n', f);

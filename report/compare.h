@@ -29,6 +29,10 @@ struct cmp_column {
 struct cmp_row {
 	const char	*name, *kase, *metric, *unit;
 	bool		higher_is_better;
+	bool		only_some;	/* res_bench.only_some in any input */
+	/* its metric is compared by difference, not ratio: a percentage,
+	 * or a value not clearly positive in some case (cmp_mark_diff()) */
+	bool		by_diff;
 	bool		first_of_name, first_of_metric;
 	int		next_of_name, next_of_metric;
 };
@@ -86,6 +90,10 @@ struct cmp_summary {
 
 void cmp_metric_summary(const struct cmp_table *t, int r0,
 			struct cmp_summary *s);
+/* Set row.by_diff for every metric of a built table. */
+void cmp_mark_diff(struct cmp_table *t);
+/* The unit of a difference of @row's metric: "pts" for a percentage. */
+const char *cmp_diff_unit(const struct cmp_row *row);
 /* "12% better", "0.35 % worse", "no change" or "n/a" */
 void cmp_summary_text(char *buf, size_t len, const struct cmp_summary *s,
 		      int c, const char *unit);

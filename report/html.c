@@ -423,7 +423,7 @@ static void summary_table(FILE *f, const struct cmp_table *t)
 			int sign = cmp_summary_sign(&s, c);
 
 			cmp_summary_text(cell, sizeof(cell), &s, c,
-					 t->row[r].unit);
+					 cmp_diff_unit(&t->row[r]));
 			if (sign)
 				fprintf(f, "<td class=\"%s\">",
 					sign > 0 ? "better" : "worse");

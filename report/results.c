@@ -108,7 +108,7 @@ static int load_series(struct res_set *rs, struct res_bench *b,
 static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
 		      struct idl_err *err)
 {
-	json_t *values, *hib, *arr;
+	json_t *values, *hib, *arr, *some;
 	const char *cfg;
 
 	if (!json_is_object(jb))
@@ -128,6 +128,10 @@ static int load_bench(struct res_set *rs, struct res_bench *b, json_t *jb,
 	if (!json_is_boolean(hib))
 		return bad(err, rs->path, jb, "a benchmark needs \"higher_is_better\" (true/false)");
 	b->higher_is_better = json_is_true(hib);
+	some = json_object_get(jb, "only_some");
+	if (some && !json_is_boolean(some))
+		return bad(err, rs->path, jb, "\"only_some\" must be true or false");
+	b->only_some = json_is_true(some);
 	values = json_object_get(jb, "values");
 	if (!json_is_object(values))
 		return bad(err, rs->path, jb, "a benchmark needs a \"values\" object");

@@ -28,6 +28,9 @@ struct res_bench {
 	char	metric[RES_NAME_LEN];
 	char	unit[32];
 	bool	higher_is_better;
+	/* only some configurations can have it (agreement with the
+	 * kernel: the live governor's column): the others are no gap */
+	bool	only_some;
 	int	nseries;
 	struct res_series series[RES_MAX_CONFIGS];
 };

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,7 @@ struct gen_set {
 	double			mean[GEN_CASES][RES_MAX_CONFIGS];
 	int			oracle;
 	bool			hib;
+	bool			pct;	/* a percentage: "m_pct", in % */
 };
 
 static void gen_series(struct gen_set *g, int k, int col)
@@ -208,6 +210,7 @@ static void gen_make(struct gen_set *g)
 	g->rs.nconfigs = 2 + (int)(urand() * 7);
 	g->oracle = (int)(urand() * g->rs.nconfigs);
 	g->hib = urand() < 0.3;
+	g->pct = urand() < 0.3;
 	for (col = 0; col < g->rs.nconfigs; col++)
 		snprintf(g->rs.configs[col], RES_NAME_LEN, "col%d", col);
 	g->rs.nbench = ncases;
@@ -218,7 +221,8 @@ static void gen_make(struct gen_set *g)
 
 		snprintf(y->name, sizeof(y->name), "b");
 		snprintf(y->kase, sizeof(y->kase), "k%d", k);
-		snprintf(y->metric, sizeof(y->metric), "m");
+		snprintf(y->metric, sizeof(y->metric), g->pct ? "m_pct" : "m");
+		snprintf(y->unit, sizeof(y->unit), g->pct ? "%%" : "us");
 		y->higher_is_better = g->hib;
 		y->nseries = g->rs.nconfigs;
 		for (col = 0; col < g->rs.nconfigs; col++) {
@@ -263,6 +267,8 @@ static enum cmp_sum_kind expected_kind(const struct gen_set *g)
 {
 	int k, col;
 
+	if (g->pct)		/* a percentage changes by points */
+		return CMP_SUM_DIFF;
 	for (k = 0; k < g->rs.nbench; k++) {
 		double max = 0;
 
@@ -282,6 +288,106 @@ static bool ranks_at_least(const struct cmp_summary *s, int x, int y)
 
 	return s->value[x] >= s->value[y] - tol;
 }
+
+/*
+ * One printed mmtests row: each cell's value and change (the text after
+ * "(" or "*" up to its unit).  Returns the cells found.
+ */
+static int mm_cells(const char *line, char val[][32], char chg[][32], int max)
+{
+	const char *p = line, *o;
+	int n = 0, k;
+
+	while (n < max && (o = strpbrk(p, "(*"))) {
+		const char *e = o;
+
+		/* the value: the word before the change */
+		while (e > line && e[-1] == ' ')
+			e--;
+		for (k = 0; e - k > line && e[-k - 1] != ' '; k++)
+			;
+		snprintf(val[n], 32, "%.*s", k, e - k);
+		o++;
+		while (*o == ' ')
+			o++;
+		for (k = 0; o[k] && o[k] != '%' && o[k] != ' ' && k < 31; k++)
+			;
+		snprintf(chg[n], 32, "%.*s", k, o);
+		n++;
+		p = strpbrk(o, ")*");
+		if (!p)
+			break;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * The per-case tables of the same generated sets: no change is shown
+ * between values that print the same, and a percentage is compared in
+ * points, never by ratio (no "%" after a change, "pts" in every
+ * normalized cell).
+ */
+START_TEST(test_case_tables_property)
+{
+	struct gen_set *g = malloc(sizeof(*g));
+	char val[RES_MAX_CONFIGS][32], chg[RES_MAX_CONFIGS][32];
+	int iter, pcts = 0, equal = 0;
+
+	ck_assert_ptr_nonnull(g);
+	for (iter = 0; iter < 3000; iter++) {
+		struct cmp_table t;
+		struct idl_err err;
+		char *buf = NULL, *line, *save;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n, k;
+
+		ck_assert_ptr_nonnull(f);
+		gen_make(g);
+		ck_assert_int_eq(cmp_table_build(&t, &g->rs, 1,
+						 STAT_SIG_TTEST, &err), 0);
+		cmp_print_mmtests(f, &t);
+		fputs("-- normalized\n", f);
+		cmp_print_normalized(f, &t);
+		fclose(f);
+		pcts += g->pct;
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "-- normalized", 13))
+				break;
+			if (!strchr(line, '(') && !strchr(line, '*'))
+				continue;
+			if (g->pct)
+				ck_assert_msg(!strchr(line, '%'),
+					      "set %d: a ratio of a percentage: %s",
+					      iter, line);
+			n = mm_cells(line, val, chg, RES_MAX_CONFIGS);
+			for (k = 1; k < n; k++) {
+				if (strcmp(val[k], val[0]) ||
+				    !strcmp(val[k], "n/a"))
+					continue;
+				equal++;
+				ck_assert_msg(!strcmp(chg[k], "0.00"),
+					      "set %d: %s vs %s: change %s: %s",
+					      iter, val[0], val[k], chg[k], line);
+			}
+		}
+		if (g->pct)
+			for (; line; line = strtok_r(NULL, "\n", &save))
+				if (strchr(line, '[') &&
+				    strncmp(line, "Case:", 5))
+					ck_assert_msg(strstr(line, " pts]"),
+						      "set %d: %s", iter, line);
+		free(buf);
+		cmp_table_free(&t);
+		gen_free(g);
+	}
+	ck_assert_int_gt(pcts, 100);
+	ck_assert_int_gt(equal, 100);
+	free(g);
+}
+END_TEST
 
 START_TEST(test_summary_property)
 {
@@ -358,6 +464,7 @@ int main(void)
 	tcase_add_test(tc, test_load_and_ratio);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_summary_property);
+	tcase_add_test(tc, test_case_tables_property);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -61,13 +61,13 @@ cat >"$tmp/neg.json" <<'EOF'
 ]}
 EOF
 "$IDLELAB" compare -s mmtests "$tmp/neg.json" >"$tmp/negmm" 2>/dev/null
-grep -q '^Amean  *regret-neg  *-10.00 (  *0.00%)  *-5.00 [(*]  *-50.00%' "$tmp/negmm"
-check "negative base: worse" 0 $?
+grep -q '^Amean  *regret-neg  *-10.00 (  *0.00 pts)  *-5.00 [(*]  *-5.00 pts' "$tmp/negmm"
+check "negative base: worse, in points" 0 $?
 grep -qi 'nan' "$tmp/negmm"
 check "no nan printed" 1 $?
 "$IDLELAB" compare -s normalized "$tmp/neg.json" 2>/dev/null |
-	grep -q '^ *neg  *- \[  *0.00\]( 0.00)  *- \[-50.00\]( 0.00)'
-check "normalized: no ratio to a negative base" 0 $?
+	grep -q '^ *neg  *- \[  *0.00 pts\]( 0.00)  *- \[ *-5.00 pts\]( 0.00)'
+check "normalized: a percentage as a difference" 0 $?
 "$IDLELAB" compare -f csv "$tmp/neg.json" 2>/dev/null |
 	grep '"neg"' | grep -q ',-50\(\.0*\)\{0,1\},'
 check "csv pct_better -50" 0 $?
@@ -203,7 +203,8 @@ grep -q 'an idlelab trace, not a results file: replay it first' "$tmp/err"
 check "a trace given to compare: said so" 0 $?
 
 # a replay results file: the replay plots appear, the all-null agreement
-# row is a missing cell rather than an error
+# row is n/a, neither an error nor a warning (only the live governor's
+# column can have it)
 if command -v gnuplot >/dev/null 2>&1; then
 	"$IDLELAB" replay --synthetic 2000:1 --format json -o "$tmp/rp.json" 2>/dev/null
 	"$IDLELAB" report -o "$tmp/rp.html" "$tmp/rp.json" 2>"$tmp/err"
@@ -212,10 +213,37 @@ if command -v gnuplot >/dev/null 2>&1; then
 		grep -q "data-plot=\"$p\"" "$tmp/rp.html"
 		check "replay plot $p" 0 $?
 	done
-	"$IDLELAB" compare "$tmp/rp.json" >/dev/null 2>"$tmp/err"
-	grep -q "replay: no runs in 'teo' in 1 of 8 rows (agreement_pct; case " "$tmp/err"
-	check "null agreement reported as missing" 0 $?
+	"$IDLELAB" compare "$tmp/rp.json" >"$tmp/rp.txt" 2>"$tmp/err"
+	check "null agreement: no warning" "" "$(cat "$tmp/err")"
+	grep -q '^Hmean  *agreement_pct-[^ ]*  *n/a ' "$tmp/rp.txt"
+	check "null agreement: n/a" 0 $?
 fi
+
+# issue 33's example: two bundled traces replayed, compared.  No warning
+# (agreement is the live governor's alone), no ratio of a percentage,
+# and no change shown between values that print the same.
+"$IDLELAB" replay --format json -o "$tmp/two.json" \
+	"${top_srcdir:-.}/traces/data/idle-menu.idl" \
+	"${top_srcdir:-.}/traces/data/pipe-menu.idl" 2>/dev/null
+"$IDLELAB" compare "$tmp/two.json" >"$tmp/two.txt" 2>"$tmp/err"
+check "two traces: compare exit" 0 $?
+check "two traces: no warning" "" "$(cat "$tmp/err")"
+grep -E '^[A-Za-z]+ +[a-z_]+_pct-[^ ]+ .*%\)' "$tmp/two.txt" >"$tmp/bad"
+check "two traces: no ratio of a percentage" "" "$(cat "$tmp/bad")"
+awk '/^Test / { pct = $NF ~ /_pct$/ }
+     pct && /^ *[a-z-]+ +[0-9.]+ \[/' "$tmp/two.txt" >"$tmp/bad"
+check "two traces: normalized percentages are differences" "" \
+	"$(cat "$tmp/bad")"
+# every mmtests cell "V (C...)" whose V prints as the baseline's: C is 0
+awk '/^(Min|Amean|Hmean|Stddev|CoeffVar|Max) / {
+	n = split($0, f, /[()*]/); base = ""
+	for (i = 1; i < n; i += 2) {
+		k = split(f[i], w, " "); v = w[k]
+		if (base == "") base = v
+		else if (v == base && f[i + 1] !~ /^ *0\.00/) print
+	}
+}' "$tmp/two.txt" >"$tmp/bad"
+check "two traces: no change between equal values" "" "$(cat "$tmp/bad")"
 
 # the page loads in a headless browser without errors, with its SVGs
 browser=$(command -v chromium || command -v chromium-browser || true)
