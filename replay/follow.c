@@ -69,6 +69,7 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 			continue;
 		rc->g[gi].kscore = 0;
 		rc->g[gi].kalt = -1;
+		rc->g[gi].kmiss = 0;
 		rc->g[gi].sync_from = 0;
 		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
 		memset(rc->g[gi].k, 0, sizeof(rc->g[gi].k));
@@ -413,6 +414,29 @@ static int free_copy(const struct replay_gov_cpu *g)
 	return -1;
 }
 
+/*
+ * A window ends early when the scored copy keeps disagreeing: it did at
+ * REPLAY_OUT_OF_STEP entries of the window while another copy agreed at
+ * every one of the last REPLAY_FOLLOW_COPIES or more, all copies
+ * running.  Else a capture that ends within the window scores the copy
+ * out of step to its end (after one residency on ladder's threshold, a
+ * copy one count off disagreed 7 times in the last 40 entries of a 6 s
+ * recording).  Switching at the first disagreement to a copy with a few
+ * entries of history cost menu more than it saved.
+ */
+static bool out_of_step(const struct replay_gov_cpu *g, s64 w)
+{
+	u32 all = (u32)(w - (REPLAY_FOLLOW_COPIES - 1) + 1);
+	int j;
+
+	if (g->kmiss < REPLAY_OUT_OF_STEP || w < 2 * REPLAY_FOLLOW_COPIES - 2)
+		return false;
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		if (j != g->kscore && g->k[j].attached && g->k[j].same == all)
+			return true;
+	return false;
+}
+
 static void follow_one(struct replay_cpu *rc, int gi,
 		       const struct idle_period *p, s64 gap)
 {
@@ -444,11 +468,14 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		agree_sum(&g->early, &a);
 	else if (i >= REPLAY_WARMUP)
 		agree_add(&g->sc, &a);
-	if (sync && w == REPLAY_WARMUP - 1)
+	if (sync && a.same < a.n)
+		g->kmiss++;
+	if (sync && (w == REPLAY_WARMUP - 1 || out_of_step(g, w)))
 		choose_copy(rc, gi);
 	else if (!sync && settle_alt(rc, g, a.same == a.n, alt_same)) {
 		/* restart copies from the next entry, and compare */
 		g->sync_from = i;
+		g->kmiss = 1;
 		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
 			g->k[j].same = 0;
 	}

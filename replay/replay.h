@@ -39,6 +39,8 @@
  */
 #define REPLAY_FOLLOW_COPIES	8
 #define REPLAY_WARMUP		64
+/* disagreements of the scored copy that end a window early */
+#define REPLAY_OUT_OF_STEP	3
 /* wake causes: the trace's, plus the poll time limit of the simulation */
 #define REPLAY_CAUSE_POLL	WAKE_CAUSE_COUNT
 
@@ -245,6 +247,7 @@ struct replay_gov_cpu {
 	 * resynchronisation after a disagreement), compared over
 	 * REPLAY_WARMUP entries; -1 when none runs */
 	s64			sync_from;
+	u32			kmiss;	/* k[kscore]'s disagreements there */
 	/* k[0]'s agreement in the warm-up: scored if it never ends */
 	struct replay_agree {
 		u64	n, same, faster, tick_n, tick_same, miss_n;

@@ -1114,6 +1114,41 @@ START_TEST(test_agreement_fresh_select)
 }
 END_TEST
 
+/*
+ * One period measured short: ladder on skl in the cycle of five of
+ * test_agreement_mid_run (15 us periods), and one C1 period from entry
+ * 1000 on recorded as 3 us, which leaves 1 us above C1's exit
+ * latency: no promotion counted where the kernel counted one.  The
+ * scored copy is then one count behind and disagrees each cycle; the
+ * copies restarted after its first disagreement that begin after one
+ * of the kernel's promotions from C1 are in step.  Once the scored copy
+ * has disagreed 3 times and such a copy has agreed at 8 entries or
+ * more (14 entries into the window, about three cycles of two
+ * disagreements), it is scored: at most 6 disagreements, where waiting
+ * for the window's end (64 entries) gave 26.
+ */
+START_TEST(test_agreement_out_of_step)
+{
+	enum { N = 2000 };
+	static struct idle_period rec[N];
+	static s64 durs[N];
+	struct cstate_table t;
+	u64 missed;
+	int i, err;
+
+	for (i = 0; i < N; i++)
+		durs[i] = 15 * US;
+	skl_table(&t);
+	record_loop_dur("ladder", &t, rec, N, durs);
+	for (err = 1000; rec[err].state != 1; err++)
+		;
+	rec[err].exit_ns = rec[err].entry_ns + 3 * US;
+	missed = ladder_from(&t, rec, N);
+	ck_assert_uint_ge(missed, 1);
+	ck_assert_uint_le(missed, 6);
+}
+END_TEST
+
 START_TEST(test_agreement_kernel_loop)
 {
 	static const char *const specs[] = {
@@ -1387,6 +1422,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_agreement_entries);
 	tcase_add_test(tc, test_agreement_mid_run);
 	tcase_add_test(tc, test_agreement_fresh_select);
+	tcase_add_test(tc, test_agreement_out_of_step);
 	tcase_add_test(tc, test_agreement_no_timer);
 	tcase_add_test(tc, test_agreement_poll_limit);
 	tcase_add_test(tc, test_agreement_poll_seen);
