@@ -141,6 +141,20 @@ START_TEST(test_wake_chain)
 }
 END_TEST
 
+/* Feed @a: two periods, whose got_tick must be @first and @second. */
+static void expect_got_tick(const struct raw_event *a, int n, bool first,
+			    bool second)
+{
+	struct model *m = mk(true);
+
+	feed(m, a, n);
+	finish(m);
+	ck_assert_int_eq(ngot, 2);
+	ck_assert_int_eq(!!(got[0].flags & IP_GOT_TICK), first);
+	ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), second);
+	model_free(m);
+}
+
 /*
  * When the tick's expiry is known (its hrtimer armed in the trace), it
  * tells whether the tick was pending when reflect ran.  Due 10 us after
@@ -167,15 +181,9 @@ START_TEST(test_tick_after_chain)
 			at(idle(1700000, 0, EV_IDLE_EXIT), 0),
 			at(idle(1800000, 0, 1), 0),
 		};
-		struct model *m = mk(true);
 
-		feed(m, a, 10);
-		finish(m);
-		ck_assert_int_eq(ngot, 2);
+		expect_got_tick(a, 10, k, !k);
 		ck_assert_int_eq(got[0].wake_cause, WAKE_IRQ);
-		ck_assert_int_eq(!!(got[0].flags & IP_GOT_TICK), k);
-		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), !k);
-		model_free(m);
 	}
 }
 END_TEST
@@ -209,16 +217,10 @@ START_TEST(test_tick_before_idle_loop)
 			at(idle(2200000, 0, EV_IDLE_EXIT), 0),
 			at(idle(2300000, 0, 1), 0),
 		};
-		struct model *m = mk(true);
 
 		a[5].ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN;
 		a[5].pid = 42;
-		feed(m, a, 13);
-		finish(m);
-		ck_assert_int_eq(ngot, 2);
-		ck_assert(!(got[0].flags & IP_GOT_TICK));
-		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), k);
-		model_free(m);
+		expect_got_tick(a, 13, false, k);
 	}
 }
 END_TEST
@@ -228,8 +230,8 @@ END_TEST
  * left) while a task woken on the CPU is about to run: the idle loop
  * ends (do_idle() reads the flag after cpuidle_idle_call() in recent
  * stable kernels, and clears the in-idle flag as it leaves), so it is
- * no period's.  Without that wakeup the
- * loop goes on and the tick is the next period's.
+ * no period's.  Without that wakeup the loop goes on and the tick is
+ * the next period's.
  */
 START_TEST(test_tick_loop_ends)
 {
@@ -251,16 +253,10 @@ START_TEST(test_tick_loop_ends)
 			at(idle(1800000, 0, EV_IDLE_EXIT), 0),
 			at(idle(1900000, 0, 1), 0),
 		};
-		struct model *m = mk(true);
 
 		a[4].wakeup.target_cpu = k ? -1 : 0;
 		a[4].pid = 42;
-		feed(m, a, 12);
-		finish(m);
-		ck_assert_int_eq(ngot, 2);
-		ck_assert(!(got[0].flags & IP_GOT_TICK));
-		ck_assert_int_eq(!!(got[1].flags & IP_GOT_TICK), k);
-		model_free(m);
+		expect_got_tick(a, 12, false, k);
 	}
 }
 END_TEST
