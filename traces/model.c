@@ -568,11 +568,13 @@ static bool before_idle_loop(const struct cpu_state *c, int64_t due)
  * the next period's; one in a task is nobody's.  Without the task column
  * a tick in the window after the exit counts for the period.  @due is
  * when the tick was due (trace time, NONE: unknown).  A tick due after
- * the chain's last IRQ left came after reflect: the next period's.  And
- * one due before the switch to the idle task ran as the switch enabled
+ * the chain's last IRQ left came after reflect: the next period's, if
+ * the loop goes on (loop_ending: a task runs next, and the loop's end,
+ * or do_idle() itself in recent kernels, clears the flag).  And one due
+ * before the switch to the idle task ran as the switch enabled
  * interrupts, before the idle loop (tick_nohz_idle_enter()) set its
- * in-idle flag: nobody's (a lab capture's kprobes on menu_reflect and
- * tick_nohz_idle_got_tick() showed both, 50 of 25 558 periods).
+ * in-idle flag: nobody's (lab captures' kprobes on menu_reflect and
+ * tick_nohz_idle_got_tick() showed each, doc/importing.md).
  */
 static bool tick_seen(struct model *m, struct cpu_state *c,
 		      const struct raw_event *e, int64_t due)
