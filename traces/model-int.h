@@ -309,4 +309,14 @@ void model_qos_request(struct model *m, const struct raw_event *e);
 void model_qos_update(struct model *m, const struct raw_event *e);
 int32_t model_qos_at_entry(const struct model *m, const struct cpu_state *c);
 
+/* model.c */
+bool collecting(const struct model *m, const struct cpu_state *c,
+		uint64_t ts);
+
+/* model-tick.c */
+void stop_programmed(struct cpu_state *c, int64_t exp);
+void next_at_select(struct cpu_state *c);
+bool tick_seen(struct model *m, struct cpu_state *c,
+	       const struct raw_event *e, int64_t due);
+
 #endif
