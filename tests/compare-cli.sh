@@ -219,6 +219,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check "null agreement: n/a" 0 $?
 fi
 
+# only_some is a boolean
+sed 's/"higher_is_better":false,"values":{"base":\[-10,-10\]/"higher_is_better":false,"only_some":"yes","values":{"base":[-10,-10]/' \
+	"$tmp/neg.json" >"$tmp/some.json"
+"$IDLELAB" compare "$tmp/some.json" >/dev/null 2>"$tmp/err"
+check "only_some not a boolean: exit" 2 $?
+grep -q 'only_some" must be true or false' "$tmp/err"
+check "only_some not a boolean: said so" 0 $?
+
 # issue 33's example: two bundled traces replayed, compared.  No warning
 # (agreement is the live governor's alone), no ratio of a percentage,
 # and no change shown between values that print the same.
