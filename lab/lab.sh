@@ -230,8 +230,10 @@ dt_states() {
 # an idle-states node and every CPU pointing at its states.
 make_dtb() {
 	local table=$1 ncpu=$2 out=$3 i=0 name lat res entry ph list= c
+	# -nic none here and at boot: the guest needs no network, and QEMU's
+	# default NIC wants ipxe's ROM (a Recommends, not installed)
 	"$QEMU" -machine "virt,gic-version=2,dumpdtb=$out" -cpu cortex-a57 \
-		-smp "$ncpu" -m 1024 -nographic >/dev/null 2>&1 ||
+		-smp "$ncpu" -m 1024 -nic none -nographic >/dev/null 2>&1 ||
 		die "$QEMU could not dump the virt device tree"
 	fdtput -c "$out" /cpus/idle-states
 	fdtput -t s "$out" /cpus/idle-states entry-method psci
@@ -314,7 +316,7 @@ boot_guest() {
 		$icount ${LAB_QEMU_ARGS:-} \
 		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
 		-append "$cmdline" \
-		-display none -monitor none -no-reboot \
+		-display none -monitor none -no-reboot -nic none \
 		-serial "file:$out/console.log" \
 		-device virtio-serial-pci \
 		-chardev "file,id=lab,path=$out/out.tar" \
