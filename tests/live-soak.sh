@@ -79,6 +79,26 @@ dead_instances() {
 	done
 }
 
+# The processes whose command line holds $2 (-f) or whose name is $2
+# (-x), found in /proc with builtins only: the lab guest's busybox has no
+# pgrep (an empty answer there passed every check), and no process of
+# this scan carries the pattern in its own command line.  Zombies have
+# an empty command line and are left out.
+procs() {
+	local how=$1 pat=$2 d name args
+	for d in /proc/[0-9]*; do
+		case ${d#/proc/} in "$$"|"$BASHPID") continue ;; esac
+		mapfile -d '' args 2>/dev/null <"$d/cmdline" || continue
+		[ ${#args[@]} -gt 0 ] || continue
+		case $how in
+		-f) [[ "${args[*]}" == *"$pat"* ]] && echo "${d#/proc/}" ;;
+		-x) read -r name 2>/dev/null <"$d/comm" &&
+			[ "$name" = "$pat" ] && echo "${d#/proc/}" ;;
+		esac
+	done
+	return 0
+}
+
 # The host as found: governor, disable values, latency request, no
 # instance of a dead recorder (its SIGTERM may take a moment), no
 # benchmark left.
@@ -91,7 +111,7 @@ as_found() {
 	# (every recorder instance counts: one whose recorder is still
 	# winding down becomes a dead one's if the recorder dies first)
 	while { [ -n "$(ls $TR/instances | grep '^idlelab-record-')" ] ||
-		[ -n "$(pgrep -f -- "-o $T/o")" ]; } && [ $i -lt $((WIND * 20)) ]; do
+		[ -n "$(procs -f "-o $T/o")" ]; } && [ $i -lt $((WIND * 20)) ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 	((i * 50 > wind_down)) && wind_down=$((i * 50))
@@ -103,8 +123,8 @@ as_found() {
 	left=$(ls $TR/instances | grep '^idlelab-record-')
 	[ -z "$left" ] || bad "$what: instance left after $((i / 20)) s: $left" \
 		"(of a dead recorder: $(dead_instances))"
-	[ -z "$(pgrep -f -- "-o $T/o")" ] ||
-		bad "$what: processes left: $(pgrep -af -- "-o $T/o")"
+	[ -z "$(procs -f "-o $T/o")" ] ||
+		bad "$what: processes left: $(procs -f "-o $T/o")"
 	[ -z "$(tools_left)" ] || bad "$what: ${tool%%:*} left running"
 }
 
@@ -113,7 +133,7 @@ as_found() {
 tools_left() {
 	local p
 	[ -n "$tool" ] || return 0
-	for p in $(pgrep -x "${tool%%:*}"); do
+	for p in $(procs -x "${tool%%:*}"); do
 		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
 			grep -qx "IDLELAB_SOAK_MARK=$$" && echo "$p"
 	done
