@@ -44,13 +44,32 @@ struct decide_run {
 	const char	*spec;
 	bool		explain;
 	int		fd;
+	FILE		*out;	/* a plugin's: a copy of standard output */
 };
 
 static int run_decide(void *ctx)
 {
 	const struct decide_run *d = ctx;
 
-	return decide_stream(d->spec, d->explain, d->fd);
+	return decide_stream(d->spec, d->explain, d->fd, stdout);
+}
+
+/* In a plugin's process: the answers go to a copy of standard output,
+ * and standard output itself to standard error (idl_child_contain()),
+ * so that what the plugin prints never mixes with them. */
+static int run_decide_contained(void *ctx)
+{
+	static char buf[OUTBUF_SIZE];
+	const struct decide_run *d = ctx;
+	int ret;
+
+	if (!d->out)
+		return IDL_EXIT_FAILURE;
+	setvbuf(d->out, buf, _IOFBF, sizeof(buf));
+	ret = decide_stream(d->spec, d->explain, d->fd, d->out);
+	if (fclose(d->out) && !ret)
+		ret = IDL_EXIT_FAILURE;
+	return ret;
 }
 
 int cmd_decide(int argc, char **argv)
@@ -58,12 +77,15 @@ int cmd_decide(int argc, char **argv)
 	static char outbuf[OUTBUF_SIZE], errbuf[OUTBUF_SIZE];
 	const char *spec = NULL;
 	bool explain = false;
+	unsigned int timeout_s = 10;
 	const struct idl_option opts[] = {
 		IDL_OPT_STR('g', "governor", &spec, "SPEC",
 			"governor and tunables, e.g. "
 			"haltpoll:guest_halt_poll_ns=0"),
 		IDL_OPT_FLAG('x', "explain", &explain,
 			"explain every select on standard error"),
+		IDL_OPT_UINT(0, "plugin-timeout", &timeout_s, "S", 1, 86400,
+			"a plugin's work on one line may take S s (10)"),
 		IDL_OPT_END
 	};
 	const struct idl_cmdline cl = {
@@ -92,15 +114,26 @@ int cmd_decide(int argc, char **argv)
 	 * flushed whenever decide waits for input) */
 	if (explain)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
-	{
-		struct decide_run d = { spec, explain, fd };
-		size_t n = strcspn(spec, ":");
+	if (idl_plugin_path(spec, strcspn(spec, ":"))) {
+		/* a plugin runs in a process of its own: a crash or a call
+		 * that does not return is reported */
+		int out = dup(STDOUT_FILENO);
+		struct decide_run d = { spec, explain, fd,
+					out < 0 ? NULL : fdopen(out, "w") };
 		char what[300];
 
-		/* a plugin runs in a process of its own: a crash is reported */
-		snprintf(what, sizeof(what), "plugin %.*s", (int)n, spec);
-		ret = idl_plugin_path(spec, n) ?
-		      idl_run_contained(what, run_decide, &d) : run_decide(&d);
+		snprintf(what, sizeof(what), "plugin %.*s",
+			 (int)strcspn(spec, ":"), spec);
+		ret = idl_run_contained(what, timeout_s, run_decide_contained,
+					&d);
+		if (d.out)
+			fclose(d.out);
+		else if (out >= 0)
+			close(out);
+	} else {
+		struct decide_run d = { spec, explain, fd, NULL };
+
+		ret = run_decide(&d);
 	}
 	if (fd > 0)
 		close(fd);

@@ -20,6 +20,7 @@
 #include "decide.h"
 #include "error.h"
 #include "explain.h"
+#include "plugin.h"
 
 #define DEFAULT_HZ		250
 #define DEFAULT_LATENCY_REQ	2000000000000LL	/* no QoS constraint */
@@ -47,9 +48,10 @@ struct decide {
 	enum step		step;
 	int			selected;	/* the last select's index */
 	unsigned long		line;
+	FILE			*out;		/* the answers */
 };
 
-/* Buffered line reader on a file descriptor: flushes stdout before it
+/* Buffered line reader on a file descriptor: flushes the answers before it
  * blocks, so a process driving decide step by step sees every answer. */
 struct reader {
 	int	fd;
@@ -63,7 +65,7 @@ bad(struct decide *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	fflush(d->out);
 	fprintf(stderr, "decide: line %lu: ", d->line);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -111,7 +113,7 @@ static int read_line(struct reader *r, char **line, struct decide *d)
 			d->line++;
 			return bad(d, "line too long");
 		}
-		fflush(stdout);
+		fflush(d->out);
 		fflush(stderr);
 		n = read(r->fd, r->buf + r->end, sizeof(r->buf) - 1 - r->end);
 		if (n < 0 && errno == EINTR)
@@ -384,7 +386,7 @@ static int do_select(struct decide *d, char **f, int n)
 				   stop_tick, d->env.sleep_length_queried ?
 				   "queried" : "not queried");
 	}
-	printf("%d %d\n", idx, stop_tick);
+	fprintf(d->out, "%d %d\n", idx, stop_tick);
 	d->selected = idx;
 	d->step = STEP_SELECTED;
 	return 0;
@@ -491,16 +493,23 @@ static int run(struct decide *d, int fd)
 	r->eof = false;
 	while ((ret = read_line(r, &line, d)) > 0) {
 		d->line++;
-		if (do_line(d, line)) {
+		/* a line's work may call into a plugin: it has a time
+		 * limit (waiting for the next line has none) */
+		idl_plugin_call_begin();
+		ret = do_line(d, line);
+		idl_plugin_call_end();
+		if (ret) {
 			ret = -1;
 			break;
 		}
 	}
 	free(r);
+	idl_plugin_call_begin();
 	if (d->attached)
 		idl_governor_detach(&d->dev, &d->drv);
+	idl_plugin_call_end();
 	/* (the idlelab command says that standard output failed) */
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(d->out) || ferror(d->out))
 		return IDL_EXIT_FAILURE;
 	return ret < 0 ? IDL_EXIT_BADINPUT : IDL_EXIT_OK;
 }
@@ -523,7 +532,7 @@ static int setup_governor(struct decide *d, const char *spec)
 	return 0;
 }
 
-int decide_stream(const char *spec, bool explain, int fd)
+int decide_stream(const char *spec, bool explain, int fd, FILE *out)
 {
 	struct decide *d = calloc(1, sizeof(*d));
 	int ret;
@@ -537,6 +546,7 @@ int decide_stream(const char *spec, bool explain, int fd)
 		return IDL_EXIT_BADINPUT;
 	}
 	d->explain = explain;
+	d->out = out;
 	d->hz = DEFAULT_HZ;
 	d->latency_req = DEFAULT_LATENCY_REQ;
 	d->step = STEP_START;

@@ -425,10 +425,15 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 	if (compile(&b, src, b.obj[2], false) || link_plugin(&b))
 		goto bad_layer;
 	if (idl_plugin_load(b.tmp_out, &ops, msg, sizeof(msg))) {
+		size_t n = strlen(b.tmp_out);
+
+		/* the message names the temporary file: the source's is
+		 * the name the user knows */
 		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: %s", o->src,
 			    strstr(msg, "no name") ? "it registers no governor "
 			    "(cpuidle_register_governor() is never called)" :
-			    msg);
+			    !strncmp(msg, b.tmp_out, n) && msg[n] == ':' ?
+			    msg + n + 2 : msg);
 		goto fail;
 	}
 	if (idl_commit(b.tmp_out, o->out, err))

@@ -6,13 +6,18 @@
  * are two columns; its own name and origin are kept for listings.
  *
  * Loading runs the object's constructors (a kernel-source plugin
- * registers its governor there): it is tried first in a child process,
- * so that a plugin that crashes while loading is an error, not a crash.
+ * registers its governor there), and describing it reads its memory:
+ * both happen in a child (plugin-child.c), which sends a copy of what
+ * the descriptor says.  The process that writes results registers that
+ * copy with stand-ins for the functions; the plugin is loaded for real
+ * (activated) only in the processes that run it.
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,26 +28,43 @@
 #include <idlelab/governor.h>
 
 #include "plugin.h"
+#include "text.h"
 
 /* plugins loaded by one run: `governor list` of a directory of builds;
  * the registry holds IDL_MAX_GOVERNORS with the built-in ones */
 #define MAX_PLUGINS	48
+/* loading and describing a plugin must end within this */
+#define LOAD_TIMEOUT_S	10
+#define NAME_LEN	64
+#define TEXT_LEN	256
+
+/* What a plugin's describing child sends: copies, not pointers. */
+struct plugin_desc {
+	char		name[NAME_LEN];
+	char		origin[TEXT_LEN];
+	char		kernel_version[NAME_LEN];
+	unsigned int	rating;
+	unsigned int	fns;		/* FN_* of the functions it has */
+	u64		data_size;
+	bool		needs_hindsight;
+	int		nparams;
+	struct {
+		char		name[NAME_LEN];
+		char		help[TEXT_LEN];
+		long long	def, min, max;
+	} param[IDL_GOV_MAX_PARAMS];
+};
+
+enum { FN_ENABLE = 1, FN_DISABLE = 2, FN_REFLECT = 4, FN_EXPLAIN = 8,
+       FN_STATS = 16 };
 
 struct plugin {
 	char			*path;
-	void			*handle;
-	const struct idl_plugin	*desc;
-	struct idl_governor_ops	ops;	/* the plugin's, named by path */
+	void			*handle;	/* where it may run */
+	struct plugin_desc	desc;
+	struct idl_gov_param	params[IDL_GOV_MAX_PARAMS + 1];
+	struct idl_governor_ops	ops;	/* named by path */
 };
-
-void idl_contained_child_init(void)
-{
-	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
-	size_t i;
-
-	for (i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
-		signal(crash_signals[i], SIG_DFL);
-}
 
 static struct plugin plugins[MAX_PLUGINS];
 static int nr_plugins;
@@ -105,19 +127,152 @@ fail:
 	return -1;
 }
 
-/* Load @path in a child first: a crash there is reported, not suffered. */
-static int try_in_child(const char *path, char *err, size_t errlen)
+/* Copy @s into @buf of @len; false if it does not fit. */
+static bool copy_text(char *buf, size_t len, const char *s)
 {
+	size_t n = s ? strnlen(s, len) : 0;
+
+	if (n == len)
+		return false;
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* Text a plugin gives is shown as text from outside (lib/text.h). */
+static void clean_desc(struct plugin_desc *pd)
+{
+	int i;
+
+	idl_text_clean(pd->name);
+	idl_text_clean(pd->origin);
+	idl_text_clean(pd->kernel_version);
+	for (i = 0; i < pd->nparams; i++) {
+		idl_text_clean(pd->param[i].name);
+		idl_text_clean(pd->param[i].help);
+	}
+}
+
+/* In the describing child: the descriptor @d as plain data. */
+static int describe(const char *path, const struct idl_plugin *d,
+		    struct plugin_desc *pd, char *err, size_t errlen)
+{
+	const struct idl_governor_ops *ops = d->ops;
+	const struct idl_gov_param *p = ops->params;
+	int i;
+
+	memset(pd, 0, sizeof(*pd));
+	if (!copy_text(pd->name, NAME_LEN, ops->name) || !pd->name[0]) {
+		snprintf(err, errlen, "%s: its governor's name is empty or "
+			 "longer than %d bytes", path, NAME_LEN - 1);
+		return -1;
+	}
+	copy_text(pd->origin, TEXT_LEN, d->origin);
+	copy_text(pd->kernel_version, NAME_LEN, ops->kernel_version);
+	pd->rating = ops->rating;
+	pd->data_size = ops->data_size;
+	pd->needs_hindsight = ops->needs_hindsight;
+	pd->fns = (ops->enable ? FN_ENABLE : 0) |
+		  (ops->disable ? FN_DISABLE : 0) |
+		  (ops->reflect ? FN_REFLECT : 0) |
+		  (ops->explain_state ? FN_EXPLAIN : 0) |
+		  (ops->stats ? FN_STATS : 0);
+	for (i = 0; p && p[i].name; i++) {
+		if (i == IDL_GOV_MAX_PARAMS) {
+			snprintf(err, errlen, "%s: more than %d tunables, or "
+				 "params[] does not end with an entry whose "
+				 "name is NULL", path, IDL_GOV_MAX_PARAMS);
+			return -1;
+		}
+		if (!copy_text(pd->param[i].name, NAME_LEN, p[i].name) ||
+		    !pd->param[i].name[0]) {
+			snprintf(err, errlen, "%s: tunable %d: its name is "
+				 "empty or longer than %d bytes", path, i,
+				 NAME_LEN - 1);
+			return -1;
+		}
+		copy_text(pd->param[i].help, TEXT_LEN, p[i].help);
+		pd->param[i].def = p[i].def;
+		pd->param[i].min = p[i].min;
+		pd->param[i].max = p[i].max;
+	}
+	pd->nparams = i;
+	clean_desc(pd);
+	return 0;
+}
+
+/* The describing child: "D" and the description, or "E" and why not. */
+static void __attribute__((noreturn)) describe_child(const char *path,
+						     int wfd)
+{
+	static struct plugin_desc pd;
+	static char msg[1 + 1024];
 	const struct idl_plugin *d;
-	int fd[2], status;
-	ssize_t n = 0;
 	void *h;
-	pid_t pid;
+
+	if (open_plugin(path, &h, &d, msg + 1, sizeof(msg) - 1) ||
+	    describe(path, d, &pd, msg + 1, sizeof(msg) - 1)) {
+		msg[0] = 'E';
+		if (write(wfd, msg, strlen(msg))) {
+		}
+		_exit(1);
+	}
+	if (write(wfd, "D", 1) != 1 || write(wfd, &pd, sizeof(pd)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* Read the describing child @pid's answer from @fd into @buf, within
+ * LOAD_TIMEOUT_S; its exit status in @status; -1 on the time limit. */
+static int read_answer(pid_t pid, int fd, char *buf, size_t cap,
+		       size_t *len, int *status)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int ms = 0, r;
+	ssize_t n;
+
+	*len = 0;
+	for (;;) {
+		r = poll(&pfd, 1, 10);
+		if (r > 0) {
+			n = read(fd, buf + *len, cap - *len);
+			if (n > 0)
+				*len += (size_t)n;
+			if (n == 0 || *len == cap)
+				pfd.fd = -1;	/* nothing more to read */
+		}
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		if (r == 0 && (ms += 10) > LOAD_TIMEOUT_S * 1000) {
+			idl_child_reap_group(pid);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+	}
+	/* what it wrote before it ended is in the pipe */
+	while (pfd.fd >= 0 && *len < cap &&
+	       (n = read(fd, buf + *len, cap - *len)) > 0)
+		*len += (size_t)n;
+	idl_child_reap_group(pid);
+	return 0;
+}
+
+/* Describe @path in a child of its own, within a time limit. */
+static int probe(const char *path, struct plugin_desc *pd, char *err,
+		 size_t errlen)
+{
+	static char buf[1 + sizeof(*pd) + 1024];
+	pid_t pid, parent = getpid();
+	int fd[2], status = 0;
+	size_t len;
 
 	if (pipe(fd)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -126,29 +281,158 @@ static int try_in_child(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (pid == 0) {
-		idl_contained_child_init();
 		close(fd[0]);
-		if (open_plugin(path, &h, &d, err, errlen)) {
-			if (write(fd[1], err, strlen(err))) {
-			}
+		idl_contained_child_init();
+		if (idl_child_contain(parent, true))
 			_exit(1);
-		}
-		_exit(0);
+		describe_child(path, fd[1]);
 	}
 	close(fd[1]);
-	err[0] = '\0';
-	while ((n = read(fd[0], err, errlen - 1)) < 0 && errno == EINTR)
-		;
-	err[n > 0 ? n : 0] = '\0';
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	if (read_answer(pid, fd[0], buf, sizeof(buf) - 1, &len, &status)) {
+		close(fd[0]);
+		snprintf(err, errlen, "%s: loading it did not end within "
+			 "%d s (its constructors?); killed", path,
+			 LOAD_TIMEOUT_S);
+		return -1;
+	}
 	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen, "%s: crashed while loading (%s)", path,
 			 strsignal(WTERMSIG(status)));
 		return -1;
 	}
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (len && buf[0] == 'E') {
+		buf[len] = '\0';
+		snprintf(err, errlen, "%s", buf + 1);
+		return -1;
+	}
+	if (len != 1 + sizeof(*pd) || buf[0] != 'D') {
+		snprintf(err, errlen, "%s: the process loading it ended "
+			 "without describing its governor (exit status %d: "
+			 "exit() in a constructor?)", path,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	memcpy(pd, buf + 1, sizeof(*pd));
+	return 0;
+}
+
+/* Never called: a plugin's functions run only where it is activated. */
+static int not_here_select(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, bool *stop_tick)
+{
+	(void)drv;
+	(void)dev;
+	(void)stop_tick;
+	fprintf(stderr, "idlelab: internal error: a plugin called outside "
+		"its process\n");
+	abort();
+}
+
+static int not_here_enable(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev)
+{
+	bool stop;
+
+	return not_here_select(drv, dev, &stop);
+}
+
+static void not_here_disable(struct cpuidle_driver *drv,
+			     struct cpuidle_device *dev)
+{
+	not_here_enable(drv, dev);
+}
+
+static void not_here_reflect(struct cpuidle_device *dev, int index)
+{
+	(void)index;
+	not_here_enable(NULL, dev);
+}
+
+static void not_here_explain(struct cpuidle_device *dev,
+			     struct idl_explain *ex)
+{
+	(void)ex;
+	not_here_enable(NULL, dev);
+}
+
+static void not_here_stats(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, idl_stat_fn emit,
+			   void *ctx)
+{
+	(void)emit;
+	(void)ctx;
+	not_here_enable(drv, dev);
+}
+
+/* The registered ops of a described plugin: its data, stand-ins for
+ * its functions until it is activated. */
+static void proxy_ops(struct plugin *p)
+{
+	const struct plugin_desc *d = &p->desc;
+	struct idl_governor_ops *o = &p->ops;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->name = p->path;
+	o->rating = d->rating;
+	o->kernel_version = d->kernel_version[0] ? d->kernel_version : NULL;
+	o->data_size = (size_t)d->data_size;
+	o->needs_hindsight = d->needs_hindsight;
+	for (i = 0; i < d->nparams; i++) {
+		p->params[i].name = d->param[i].name;
+		p->params[i].help = d->param[i].help;
+		p->params[i].def = d->param[i].def;
+		p->params[i].min = d->param[i].min;
+		p->params[i].max = d->param[i].max;
+	}
+	o->params = p->params;
+	o->select = not_here_select;
+	o->enable = d->fns & FN_ENABLE ? not_here_enable : NULL;
+	o->disable = d->fns & FN_DISABLE ? not_here_disable : NULL;
+	o->reflect = d->fns & FN_REFLECT ? not_here_reflect : NULL;
+	o->explain_state = d->fns & FN_EXPLAIN ? not_here_explain : NULL;
+	o->stats = d->fns & FN_STATS ? not_here_stats : NULL;
+}
+
+static struct plugin *plugin_of(const struct idl_governor_ops *ops)
+{
+	int i;
+
+	for (i = 0; i < nr_plugins; i++)
+		if (&plugins[i].ops == ops)
+			return &plugins[i];
+	return NULL;
+}
+
+int idl_plugin_activate(const struct idl_governor_ops *ops, char *err,
+			size_t errlen)
+{
+	struct plugin *p = plugin_of(ops);
+	const struct idl_governor_ops *real;
+	const struct idl_plugin *d;
+	struct plugin_desc now;
+
+	if (!p || p->handle)
+		return 0;
+	if (open_plugin(p->path, &p->handle, &d, err, errlen))
+		return -1;
+	if (describe(p->path, d, &now, err, errlen))
+		return -1;
+	if (memcmp(&now, &p->desc, sizeof(now))) {
+		snprintf(err, errlen, "%s: changed since it was loaded",
+			 p->path);
+		return -1;
+	}
+	real = d->ops;
+	p->ops.select = real->select;
+	p->ops.enable = real->enable;
+	p->ops.disable = real->disable;
+	p->ops.reflect = real->reflect;
+	p->ops.explain_state = real->explain_state;
+	p->ops.stats = real->stats;
+	return 0;
 }
 
 int idl_plugin_load(const char *path, const struct idl_governor_ops **ops,
@@ -167,37 +451,25 @@ int idl_plugin_load(const char *path, const struct idl_governor_ops **ops,
 			 path, MAX_PLUGINS);
 		return -1;
 	}
-	if (try_in_child(path, err, errlen))
-		return -1;
 	p = &plugins[nr_plugins];
-	if (open_plugin(path, &p->handle, &p->desc, err, errlen))
+	memset(p, 0, sizeof(*p));
+	if (probe(path, &p->desc, err, errlen))
 		return -1;
 	p->path = strdup(path);
 	if (!p->path) {
-		dlclose(p->handle);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	p->ops = *p->desc->ops;
-	p->ops.name = p->path;
+	proxy_ops(p);
 	if (idl_governor_register(&p->ops, err, errlen)) {
 		free(p->path);
-		dlclose(p->handle);
 		return -1;
 	}
 	nr_plugins++;
 	*ops = &p->ops;
-	return 0;
-}
-
-static const struct plugin *plugin_of(const struct idl_governor_ops *ops)
-{
-	int i;
-
-	for (i = 0; i < nr_plugins; i++)
-		if (&plugins[i].ops == ops)
-			return &plugins[i];
-	return NULL;
+	/* in a process made to run plugins (decide's), run it here */
+	return idl_plugins_may_run_here() ?
+	       idl_plugin_activate(*ops, err, errlen) : 0;
 }
 
 bool idl_governor_is_plugin(const struct idl_governor_ops *ops)
@@ -209,50 +481,29 @@ const char *idl_plugin_name(const struct idl_governor_ops *ops)
 {
 	const struct plugin *p = plugin_of(ops);
 
-	return p ? p->desc->ops->name : ops->name;
+	return p ? p->desc.name : ops->name;
 }
 
 const char *idl_plugin_origin(const struct idl_governor_ops *ops)
 {
 	const struct plugin *p = plugin_of(ops);
 
-	return p && p->desc->origin ? p->desc->origin : NULL;
-}
-
-int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return fn(ctx);	/* no process to spare: run it here */
-	if (pid == 0) {
-		idl_contained_child_init();
-		status = fn(ctx);
-		fflush(NULL);
-		_exit(status);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "idlelab: %s crashed (%s)\n", what,
-			strsignal(WTERMSIG(status)));
-		return 1;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	return p && p->desc.origin[0] ? p->desc.origin : NULL;
 }
 
 void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops)
 {
 	const struct idl_gov_param *p;
 	const char *origin = idl_plugin_origin(ops);
+	char path[4096];
 
-	if (idl_governor_is_plugin(ops))
-		fprintf(f, "  %s (plugin: governor \"%s\"%s%s)\n", ops->name,
+	if (idl_governor_is_plugin(ops)) {
+		snprintf(path, sizeof(path), "%s", ops->name);
+		idl_text_clean(path);
+		fprintf(f, "  %s (plugin: governor \"%s\"%s%s)\n", path,
 			idl_plugin_name(ops), origin ? ", " : "",
 			origin ? origin : "");
+	}
 	else if (ops->kernel_version)
 		fprintf(f, "  %s (built in, follows Linux %s)\n", ops->name,
 			ops->kernel_version);

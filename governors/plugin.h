@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <idlelab/governor.h>
 
@@ -34,16 +35,42 @@ const char *idl_plugin_origin(const struct idl_governor_ops *ops);
 void idl_governor_describe(FILE *f, const struct idl_governor_ops *ops);
 
 /*
- * Run @fn in a child process and return its result; if it dies by a
- * signal (a plugin crashed), say so naming @what and return 1.
+ * In a process that runs plugins, load @ops's plugin for real (until
+ * then its functions are stand-ins that must not be called); 0 for a
+ * built-in.  -1 with @err set if it cannot be loaded or changed.
  */
-int idl_run_contained(const char *what, int (*fn)(void *ctx), void *ctx);
+int idl_plugin_activate(const struct idl_governor_ops *ops, char *err,
+			size_t errlen);
+
+/*
+ * plugin-child.c: the processes plugin code runs in.
+ *
+ * Run @fn in a child process (a process group of its own unless its
+ * input is a terminal; the plugin's standard output is standard error)
+ * and return its result; if it dies by a signal (a plugin crashed), or
+ * a call bracketed by idl_plugin_call_begin()/end() takes more than
+ * @timeout_s, say so naming @what and return 1.
+ */
+int idl_run_contained(const char *what, unsigned int timeout_s,
+		      int (*fn)(void *ctx), void *ctx);
+void idl_plugin_call_begin(void);
+void idl_plugin_call_end(void);
 
 /*
  * In a child that runs a plugin: a crash ends the process by its signal,
  * which the parent reports by name (a sanitizer's handler would turn it
- * into an ordinary exit status).
+ * into an ordinary exit status); plugins loaded from now on run here.
  */
 void idl_contained_child_init(void);
+bool idl_plugins_may_run_here(void);
+
+/*
+ * Also in such a child (of @parent): with @own_group, lead a process
+ * group of its own; die with the parent; standard output becomes
+ * standard error.  -1 on failure.  The parent ends what is left of the
+ * group with idl_child_reap_group().
+ */
+int idl_child_contain(pid_t parent, bool own_group);
+void idl_child_reap_group(pid_t pid);
 
 #endif /* IDLELAB_PLUGIN_H */

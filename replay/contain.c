@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,7 +34,9 @@
 
 struct child {
 	int		gi;		/* its column */
-	pid_t		pid;
+	pid_t		pid;		/* also its process group */
+	int		status;		/* once it has ended */
+	bool		ended;
 	int		fd;		/* read end of its results */
 	u64		*progress;	/* shared with it */
 	char		*buf;		/* what it sent */
@@ -109,6 +112,11 @@ static void child_main(struct replay_run *run, const struct replay_opts *o,
 	int t, j;
 
 	memset(&err, 0, sizeof(err));
+	if (idl_plugin_activate(o->gov[gi].ops, err.msg, sizeof(err.msg))) {
+		write_all(wfd, "E", 1);
+		write_all(wfd, err.msg, strlen(err.msg));
+		_exit(2);
+	}
 	co.progress = false;	/* the parent's line only */
 	run->progress = progress;
 	for (t = 0; t < run->ntrace; t++) {
@@ -143,6 +151,7 @@ static void child_main(struct replay_run *run, const struct replay_opts *o,
 static int start_one(struct replay_run *run, const struct replay_opts *o,
 		     struct child *c, struct idl_err *err)
 {
+	pid_t parent = getpid();
 	int fd[2];
 
 	c->progress = mmap(NULL, sizeof(*c->progress), PROT_READ | PROT_WRITE,
@@ -166,6 +175,8 @@ static int start_one(struct replay_run *run, const struct replay_opts *o,
 	if (c->pid == 0) {
 		idl_contained_child_init();
 		close(fd[0]);
+		if (idl_child_contain(parent, true))
+			_exit(3);
 		child_main(run, o, c->gi, c->progress, fd[1]);
 	}
 	close(fd[1]);
@@ -231,6 +242,17 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Has @ch ended?  Then end what it started (a process it forked may
+ * hold its pipe open): what it wrote is in the pipe. */
+static bool ended(struct child *ch)
+{
+	if (!ch->ended && waitpid(ch->pid, &ch->status, WNOHANG) == ch->pid) {
+		ch->ended = true;
+		idl_child_reap_group(ch->pid);
+	}
+	return ch->ended;
+}
+
 /* Wait for @ch's stream to end, killing it when it stops advancing. */
 static const char *wait_child(struct child *ch, unsigned int timeout_s)
 {
@@ -246,6 +268,15 @@ static const char *wait_child(struct child *ch, unsigned int timeout_s)
 			if (r)
 				return r < 0 ? "its results could not be "
 					"read" : NULL;
+		}
+		if (r == 0 && ended(ch)) {
+			/* drain what is left without waiting */
+			fcntl(ch->fd, F_SETFL, O_NONBLOCK);
+			do {
+				errno = 0;
+				r = drain(ch);
+			} while (r == 0 && errno != EAGAIN);
+			return r < 0 ? "its results could not be read" : NULL;
 		}
 		now = __atomic_load_n(ch->progress, __ATOMIC_RELAXED);
 		if (now != seen || r > 0) {
@@ -320,8 +351,11 @@ static void finish_one(struct replay_run *run, struct child *ch,
 	char what[300];
 
 	close(ch->fd);
-	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (!ch->ended)
+		while (waitpid(ch->pid, &ch->status, 0) < 0 && errno == EINTR)
+			;
+	idl_child_reap_group(ch->pid);
+	status = ch->status;
 	if (why && !strcmp(why, "no progress")) {
 		snprintf(what, sizeof(what), "%s: no progress for %u s "
 			 "(a loop in its select() or reflect()?); killed",

@@ -45,5 +45,5 @@ EXTRA_DIST += tests/governors-diff.sh tests/ref/govref.py \
 	tests/ref/gen_streams.py tests/ref/README.md tests/ref/divergences
 
 ## governor plugins: native, kernel-source builds, containment
-TESTS += tests/plugin-cli.sh
-EXTRA_DIST += tests/plugin-cli.sh tests/plugins
+TESTS += tests/plugin-cli.sh tests/plugin-contain.sh
+EXTRA_DIST += tests/plugin-cli.sh tests/plugin-contain.sh tests/plugins
