@@ -70,14 +70,12 @@ static void *pingpong_drive(void *arg)
 {
 	struct pingpong *pp = arg;
 	uint64_t start = idl_mono_ns(), t0, t;
-	struct timespec gap;
 	char c = 'p';
 
 	if (pin_self(pp->cpu_a)) {
 		pp->pin_error[0] = errno;
 		return NULL;
 	}
-	bench_ns_to_ts(pp->gap_ns, &gap);
 	while (!bench_stop && (t0 = idl_mono_ns()) < pp->deadline) {
 		if (xfer(pp->ab[1], &c, true) || xfer(pp->ba[0], &c, false)) {
 			pp->error = errno ? errno : EPIPE;
@@ -87,7 +85,7 @@ static void *pingpong_drive(void *arg)
 		hist_add(&pp->h, t - t0);
 		pp->rounds++;
 		if (pp->gap_ns)
-			clock_nanosleep(CLOCK_MONOTONIC, 0, &gap, NULL);
+			bench_pause(pp->gap_ns, pp->deadline);
 	}
 	pp->elapsed = idl_mono_ns() - start;
 	c = 'q';

@@ -41,6 +41,7 @@ struct wakeup {
 	_Atomic int		pending;
 	struct event		done;
 	uint64_t		work_ns;
+	uint64_t		deadline;
 	int			nr;
 	struct worker		*workers;
 };
@@ -93,14 +94,6 @@ static int ev_wait(struct event *e, bool use_cond)
 	return atomic_exchange(&e->word, 0);
 }
 
-static void spin_for(uint64_t ns)
-{
-	uint64_t end = idl_mono_ns() + ns;
-
-	while (idl_mono_ns() < end)
-		;
-}
-
 static void *wakeup_worker(void *arg)
 {
 	struct worker *wk = arg;
@@ -112,22 +105,19 @@ static void *wakeup_worker(void *arg)
 		if (atomic_load(&w->quit))
 			break;
 		hist_add(&wk->h, idl_mono_ns() - atomic_load(&wk->wake_ns));
-		spin_for(w->work_ns);
+		bench_spin(w->work_ns, w->deadline);
 		if (atomic_fetch_sub(&w->pending, 1) == 1)
 			ev_post(&w->done, w->use_cond);
 	}
 	return NULL;
 }
 
-static uint64_t wakeup_messenger(struct wakeup *w, uint64_t deadline,
-				 uint64_t sleep_ns)
+static uint64_t wakeup_messenger(struct wakeup *w, uint64_t sleep_ns)
 {
-	struct timespec ts;
 	uint64_t rounds = 0;
 	int i;
 
-	bench_ns_to_ts(sleep_ns, &ts);
-	while (!bench_stop && idl_mono_ns() < deadline) {
+	while (!bench_stop && idl_mono_ns() < w->deadline) {
 		atomic_store(&w->pending, w->nr);
 		for (i = 0; i < w->nr; i++) {
 			atomic_store(&w->workers[i].wake_ns, idl_mono_ns());
@@ -137,7 +127,7 @@ static uint64_t wakeup_messenger(struct wakeup *w, uint64_t deadline,
 			ev_wait(&w->done, w->use_cond);
 		rounds++;
 		if (sleep_ns)
-			clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+			bench_pause(sleep_ns, w->deadline);
 	}
 	return rounds;
 }
@@ -178,6 +168,7 @@ static int wakeup_run(const struct bench_args *a, struct bench_result *r,
 	}
 	ev_init(&w.done);
 	hist_init(all);
+	w.deadline = bench_deadline_ns(a);
 	for (i = 0; i < w.nr; i++) {
 		ev_init(&w.workers[i].ev);
 		hist_init(&w.workers[i].h);
@@ -185,8 +176,7 @@ static int wakeup_run(const struct bench_args *a, struct bench_result *r,
 		pthread_create(&tid[i], NULL, wakeup_worker, &w.workers[i]);
 	}
 	start = idl_mono_ns();
-	rounds = wakeup_messenger(&w, bench_deadline_ns(a),
-				  (uint64_t)(sleep_us * 1000));
+	rounds = wakeup_messenger(&w, (uint64_t)(sleep_us * 1000));
 	start = idl_mono_ns() - start;
 	atomic_store(&w.quit, true);
 	for (i = 0; i < w.nr; i++) {

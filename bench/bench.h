@@ -165,6 +165,10 @@ int parse_fio_json(const char *out, struct bench_result *r,
 /* Built-ins: the end of the run, and rtt-p50/p90/p99-style metrics (us). */
 uint64_t bench_deadline_ns(const struct bench_args *a);
 void bench_ns_to_ts(uint64_t ns, struct timespec *ts);
+/* Sleep (pause) or busy-wait (spin) @ns, but never past @deadline nor
+ * on after a stop: a long option value cannot outlast the run. */
+void bench_pause(uint64_t ns, uint64_t deadline);
+void bench_spin(uint64_t ns, uint64_t deadline);
 void bench_add_percentiles(struct bench_result *r, const char *prefix,
 			   const char *case_name, const struct hist *h);
 

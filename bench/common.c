@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,35 @@ void bench_ns_to_ts(uint64_t ns, struct timespec *ts)
 {
 	ts->tv_sec = (time_t)(ns / 1000000000ull);
 	ts->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+/* A slice short enough that a stop is seen at once. */
+#define PAUSE_SLICE_NS	50000000ull
+
+void bench_pause(uint64_t ns, uint64_t deadline)
+{
+	uint64_t now = idl_mono_ns(), end = now + ns, left;
+	struct timespec ts;
+
+	if (end > deadline)
+		end = deadline;
+	while (!bench_stop && now < end) {
+		left = end - now;
+		bench_ns_to_ts(left < PAUSE_SLICE_NS ? left : PAUSE_SLICE_NS,
+			       &ts);
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		now = idl_mono_ns();
+	}
+}
+
+void bench_spin(uint64_t ns, uint64_t deadline)
+{
+	uint64_t end = idl_mono_ns() + ns;
+
+	if (end > deadline)
+		end = deadline;
+	while (!bench_stop && idl_mono_ns() < end)
+		;
 }
 
 void bench_add_percentiles(struct bench_result *r, const char *prefix,
@@ -131,7 +161,8 @@ static void guard(pid_t tool)
  */
 static pid_t spawn(char *const argv[], int out_fd)
 {
-	pid_t parent = getpid(), pid = fork(), tool;
+	pid_t parent = getpid(), pid = fork(), tool, guardian;
+	char mark[32];
 	int null;
 
 	if (pid)
@@ -141,6 +172,7 @@ static pid_t spawn(char *const argv[], int out_fd)
 	signal(SIGTERM, SIG_IGN);	/* the tool answers; SIGKILL follows */
 	if (idlectl_child_init(parent, SIGUSR1))
 		_exit(127);
+	guardian = getpid();
 	tool = fork();
 	if (tool < 0)
 		_exit(127);
@@ -148,6 +180,13 @@ static pid_t spawn(char *const argv[], int out_fd)
 		guard(tool);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* killed with its guardian (SIGKILL of both leaves no one to kill
+	 * the group), and marked for the restore of the session's journal,
+	 * which kills what the tool started */
+	snprintf(mark, sizeof(mark), "%ld", (long)parent);
+	if (setenv(IDLECTL_SESSION_ENV, mark, 1) ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != guardian)
+		_exit(127);
 	null = open("/dev/null", O_RDWR);
 	dup2(null, 0);
 	dup2(out_fd >= 0 ? out_fd : null, 1);
@@ -182,11 +221,18 @@ static int reap(pid_t pid, bool kill_it)
 	return 128 + WTERMSIG(status);
 }
 
-/* Read the child's output until it closes it, or time or stop is up. */
-static size_t collect(int fd, double end, char **bufp, bool *killed)
+/*
+ * Read the output of the tool under guardian @pid until it closes it, or
+ * time or stop is up, or the guardian has ended (killed alone, or the
+ * tool left processes that hold the pipe open): then *@reaped is set
+ * with its wait status in *@status.
+ */
+static size_t collect(pid_t pid, int fd, double end, char **bufp,
+		      bool *killed, bool *reaped, int *status)
 {
 	size_t len = 0, cap = EXEC_FIRST_OUTPUT;
 	char *buf = *bufp;
+	int wait_ms = 100;
 
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
@@ -196,8 +242,15 @@ static size_t collect(int fd, double end, char **bufp, bool *killed)
 			*killed = true;
 			break;
 		}
-		if (poll(&pfd, 1, 100) <= 0)
+		if (poll(&pfd, 1, wait_ms) <= 0) {
+			if (*reaped)
+				break;	/* and nothing more to read */
+			if (waitpid(pid, status, WNOHANG) == pid) {
+				*reaped = true;
+				wait_ms = 0;	/* read what is left */
+			}
 			continue;
+		}
 		if (len + 4096 > cap && cap < EXEC_MAX_OUTPUT) {
 			char *nb = realloc(buf, cap * 2);
 
@@ -222,8 +275,8 @@ static size_t collect(int fd, double end, char **bufp, bool *killed)
 int bench_exec(char *const argv[], double timeout_s, char **out,
 	       struct idl_err *err)
 {
-	bool killed = false;
-	int fds[2], status;
+	bool killed = false, reaped = false;
+	int fds[2], status = 0;
 	size_t len;
 	char *buf;
 	pid_t pid;
@@ -242,10 +295,23 @@ int bench_exec(char *const argv[], double timeout_s, char **out,
 		return idl_err_set(err, IDL_EXIT_FAILURE, "fork: %s",
 				   strerror(errno));
 	}
-	len = collect(fds[0], idl_mono_s() + timeout_s, &buf, &killed);
+	len = collect(pid, fds[0], idl_mono_s() + timeout_s, &buf, &killed,
+		      &reaped, &status);
 	buf[len] = '\0';
 	close(fds[0]);
-	status = reap(pid, killed);
+	if (reaped) {
+		/* what the tool left of its group */
+		kill(-pid, SIGKILL);
+		status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			 128 + WTERMSIG(status);
+		if (status == 128 + SIGKILL && !bench_stop) {
+			*out = buf;
+			return idl_err_set(err, IDL_EXIT_FAILURE, "%s: its "
+					   "guardian was killed", argv[0]);
+		}
+	} else {
+		status = reap(pid, killed);
+	}
 	*out = buf;
 	if (killed && !bench_stop) {
 		idl_err_set(err, IDL_EXIT_FAILURE,

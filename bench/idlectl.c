@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -296,6 +297,7 @@ struct journal {
 	char		root[4096];
 	char		gov[IDLECTL_GOV_LEN];
 	long		count;		/* format 2: the count line, else -1 */
+	long		pid;		/* the session's, 0 if not given */
 	int		n;
 	struct jdis {
 		int	cpu, st, val;
@@ -368,7 +370,11 @@ static void journal_line(struct journal *j, unsigned long ln,
 	}
 	if (j->ended)
 		return jbad(j, ln, "text after the end record");
-	if (!strncmp(line, "pid ", 4) || (!*line && j->version == 1))
+	if (!strncmp(line, "pid ", 4)) {
+		j->pid = strtol(line + 4, NULL, 10);
+		return;
+	}
+	if (!*line && j->version == 1)
 		return;
 	if (!strncmp(line, "root ", 5) && !j->root[0] && line[5] &&
 	    strlen(line + 5) < sizeof(j->root))
@@ -585,14 +591,67 @@ static int journal_recover(const struct journal *j, const char *root,
 			   "state, check it", j->path, aside);
 }
 
+/* Does /proc/@pid/environ hold @mark (a whole "NAME=VALUE")? */
+static bool environ_has(const char *pid, const char *mark)
+{
+	static char buf[1 << 16];
+	char path[300];
+	size_t n, m = strlen(mark) + 1;	/* with its NUL */
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/environ", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	n = (size_t)r;
+	buf[n] = '\0';
+	for (size_t i = 0; i + m <= n + 1; i += strlen(buf + i) + 1)
+		if (!memcmp(buf + i, mark, m))
+			return true;
+	return false;
+}
+
+int idlectl_kill_session_tools(long session)
+{
+	char mark[64];
+	struct dirent *e;
+	int killed = 0;
+	DIR *d;
+
+	if (session <= 0 || session == (long)getpid())
+		return 0;
+	snprintf(mark, sizeof(mark), IDLECTL_SESSION_ENV "=%ld", session);
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    environ_has(e->d_name, mark) &&
+		    !kill((pid_t)atol(e->d_name), SIGKILL))
+			killed++;
+	closedir(d);
+	return killed;
+}
+
 int idlectl_journal_restore(const char *journal, const char *root,
 			    char *what, size_t len, struct idl_err *err)
 {
 	struct journal j;
-	int ret;
+	int ret, killed;
 
 	if (journal_read(&j, journal, err))
 		return -1;
+	/* a tool's children outlive a session killed with its guardian */
+	killed = idlectl_kill_session_tools(j.pid);
+	if (killed)
+		fprintf(stderr, "%s: killed %d process%s the interrupted "
+			"session %ld had started\n", idl_progname, killed,
+			killed == 1 ? "" : "es", j.pid);
 	if (j.why[0]) {
 		ret = journal_recover(&j, root, err);
 	} else if (journal_apply(&j, err)) {

@@ -82,6 +82,15 @@ void idlectl_unlock(int fd);
  */
 int idlectl_child_init(pid_t parent, int sig);
 
+/*
+ * Benchmark tools carry IDLECTL_SESSION_ENV=<the session's pid> in their
+ * environment: when a session and the guardian of its tool are killed
+ * together, the tool's own children run on, and the restore of that
+ * session's journal kills every process that carries its mark.
+ */
+#define IDLECTL_SESSION_ENV	"IDLELAB_LIVE_SESSION"
+int idlectl_kill_session_tools(long session);
+
 /* ------------------------------------------------------------ session */
 /* Disable states @idx[0..n) on every CPU (the journal restores them). */
 int idlectl_disable_states(const char *root, const int *idx, int n,

@@ -152,6 +152,81 @@ left=$(alive "sleep 271828")$(alive "$T/bin/hackbench")
 	|| bad "3: still running 2 s after SIGKILL: $left"
 fx --restore > /dev/null 2>&1
 
+# 3b. SIGKILL of the session and its tool's guardian together (pkill -9
+# idlelab matches both; issue 32, item 4): the tool dies with its
+# guardian, and --restore kills the processes the tool started, which
+# carry the session's mark.
+fresh
+PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench --runs 5 \
+	--duration 5 --warmup 0 -q -o "$T/o3b" || bad "3b: no switch"
+i=0
+while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+tool=$(alive "$T/bin/hackbench")
+guardian=$(ps -o ppid= -p "$tool" | tr -d ' ')
+kill -9 "$BG" "$guardian"; wait "$BG" 2>/dev/null; BG=
+sleep 0.5
+[ -z "$(alive "$T/bin/hackbench")" ] && ok "3b: the tool died with its guardian" ||
+	bad "3b: the tool runs on after its guardian's SIGKILL"
+fx --restore > "$T/r3b.log" 2>&1
+sleep 0.2
+[ -z "$(alive "sleep 271828")" ] && grep -q "killed 1 process the interrupted" "$T/r3b.log" &&
+	[ "$(fgov)" = teo ] && ok "3b: --restore killed the tool's child" ||
+	bad "3b: after --restore: $(alive "sleep 271828") left, $(cat "$T/r3b.log")"
+
+# 3c. SIGKILL of the guardian alone: the session sees it at once (it
+# waited for the tool's output until the run's time limit), ends what
+# is left of the group, and goes on.
+fresh
+PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench --runs 1 \
+	--duration 20 --warmup 0 -q -o "$T/o3c" || bad "3c: no switch"
+i=0
+while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+tool=$(alive "$T/bin/hackbench")
+kill -9 "$(ps -o ppid= -p "$tool" | tr -d ' ')"
+i=0
+while kill -0 "$BG" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+wait "$BG" 2>/dev/null; BG=
+[ $i -lt 100 ] && [ -z "$(alive "sleep 271828")" ] && [ "$(fgov)" = teo ] &&
+	grep -q "guardian was killed" "$T/bg.log" &&
+	ok "3c: a killed guardian ends the run ($((i * 50)) ms)" ||
+	bad "3c: $((i * 50)) ms, left: $(alive "sleep 271828"), $(tail -2 "$T/bg.log")"
+
+# 3d. Option values inside their range that would outlast the run (a
+# worker busy for 1000 s, a pause of 1000 s): --duration and SIGTERM
+# still end it.
+fresh
+for b in wakeup:work=1e9 pingpong:gap=1e9; do
+	s=$(date +%s)
+	( IDLELAB_SYSFS_ROOT=$T/sys IDLELAB_RUN_DIR=$T/run \
+	  IDLELAB_POWERCAP_ROOT=$T/none exec timeout -s KILL 30 "$IDLELAB" \
+	  live --governors menu --bench $b --runs 1 --duration 1 --warmup 0 \
+	  -q -o "$T/o3d" ) > "$T/r3d.log" 2>&1
+	rc=$? d=$(($(date +%s) - s))
+	fx --restore > /dev/null 2>&1
+	[ $rc -eq 0 ] && [ $d -le 10 ] && [ "$(fgov)" = teo ] &&
+		ok "3d: $b ends with --duration 1 ($d s)" ||
+		bad "3d: $b: exit $rc after $d s: $(tail -2 "$T/r3d.log")"
+	fx_bg menu --governors menu --bench $b --runs 1 --duration 600 \
+		--warmup 0 -q -o "$T/o3d" || bad "3d: $b: no switch"
+	sleep 0.5
+	kill -TERM "$BG"
+	i=0
+	while kill -0 "$BG" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	kill -9 "$BG" 2>/dev/null && fx --restore > /dev/null 2>&1
+	wait "$BG" 2>/dev/null; BG=
+	[ $i -lt 100 ] && [ "$(fgov)" = teo ] &&
+		ok "3d: $b ends on SIGTERM ($((i * 50)) ms)" ||
+		bad "3d: $b: SIGTERM: $((i * 50)) ms, governor $(fgov)"
+done
+
 # 4. Temporary files a killed session left in its output directory are
 # removed by the next run that writes there (item 9).
 fresh
