@@ -495,20 +495,32 @@ static int journal_read(struct journal *j, const char *path,
 	return 0;
 }
 
-/* Apply a complete journal; every value is tried, the first error kept. */
-static int journal_apply(const struct journal *j, struct idl_err *err)
+/* Apply a complete journal: every value is tried, each failure said;
+ * the number of failures. */
+static int journal_apply(const struct journal *j)
 {
-	int i, rc = 0;
+	struct idl_err e;
+	int i, failed = 0;
 
-	for (i = 0; i < j->n; i++)
+	for (i = 0; i < j->n; i++) {
+		memset(&e, 0, sizeof(e));
 		if (idlectl_set_disable(j->root, (unsigned int)j->d[i].cpu,
 					(unsigned int)j->d[i].st, j->d[i].val,
-					rc ? NULL : err))
-			rc = -1;
+					&e)) {
+			fprintf(stderr, "%s:   NOT restored: cpu%d state%d "
+				"disable %d: %s\n", idl_progname, j->d[i].cpu,
+				j->d[i].st, j->d[i].val, e.msg);
+			failed++;
+		}
+	}
 	/* the governor even when a disable value failed: most important */
-	if (idlectl_set_governor(j->root, j->gov, rc ? NULL : err))
-		rc = -1;
-	return rc;
+	memset(&e, 0, sizeof(e));
+	if (idlectl_set_governor(j->root, j->gov, &e)) {
+		fprintf(stderr, "%s:   NOT restored: governor %s: %s\n",
+			idl_progname, j->gov, e.msg);
+		failed++;
+	}
+	return failed;
 }
 
 /* "JOURNAL.bad-YYYYmmdd-HHMMSS-PID": kept for a look, out of the way */
@@ -642,7 +654,7 @@ int idlectl_journal_restore(const char *journal, const char *root,
 			    char *what, size_t len, struct idl_err *err)
 {
 	struct journal j;
-	int ret, killed;
+	int ret, killed, failed;
 
 	if (journal_read(&j, journal, err))
 		return -1;
@@ -654,14 +666,18 @@ int idlectl_journal_restore(const char *journal, const char *root,
 			killed == 1 ? "" : "es", j.pid);
 	if (j.why[0]) {
 		ret = journal_recover(&j, root, err);
-	} else if (journal_apply(&j, err)) {
-		size_t n = err ? strlen(err->msg) : 0;
+	} else if ((failed = journal_apply(&j))) {
+		char aside[4400];
 
-		if (err)
-			snprintf(err->msg + n, sizeof(err->msg) - n,
-				 " (the journal %s is kept: run 'idlelab live "
-				 "--restore')", journal);
-		ret = -1;
+		/* what cannot be written now (a CPU gone offline, a root
+		 * that is gone) will not be later: kept, the journal would
+		 * block every session */
+		ret = journal_move_aside(journal, aside, sizeof(aside), err) ?
+		      -1 : idl_err_set(err, IDL_EXIT_FAILURE, "%s: %d of its "
+				       "%d values could not be put back "
+				       "(above); the rest were; the journal "
+				       "is moved aside to %s", journal,
+				       failed, j.n + 1, aside);
 	} else {
 		if (what)
 			snprintf(what, len, "governor %s and %d state disable "

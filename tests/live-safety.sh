@@ -129,6 +129,43 @@ grep -q "^root $T/sys\$" "$T/run/live.journal" ||
 	ok "2c: --restore from / puts a relative root's tree back" ||
 	bad "2c: --restore: $(cat "$T/r2c.log"), governor $(fgov)"
 
+# 2d. A complete journal that cannot be applied whole (issue 32, item
+# 4): a CPU went offline after the kill (the kernel removes its cpuidle
+# directory), or a format 1 journal names a root that is gone.  What
+# can be put back is, the rest is said, the journal is moved aside, exit
+# 1 once; the next --restore and session are not blocked.
+fresh
+fx_bg menu --governors menu --bench timer --runs 5 --duration 5 \
+	--warmup 0 --disable-state 1 -q -o "$T/o2d" || bad "2d: no switch"
+i=0
+while [ "$(cat "$T/sys/cpu0/cpuidle/state1/disable")" != 1 ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -9 "$BG"; wait "$BG" 2>/dev/null; BG=
+rm -rf "$T/sys/cpu1/cpuidle"
+fx --restore > "$T/r2d.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "NOT restored: cpu1 state1" "$T/r2d.log" &&
+	grep -q "journal is moved aside" "$T/r2d.log" && [ "$(fgov)" = teo ] &&
+	[ "$(cat "$T/sys/cpu0/cpuidle/state1/disable")" = 0 ] &&
+	ok "2d: a CPU gone: the rest restored, said, moved aside" ||
+	bad "2d: exit $rc, governor $(fgov): $(cat "$T/r2d.log")"
+fx --restore > "$T/r2d2.log" 2>&1 && grep -q "nothing to restore" "$T/r2d2.log" &&
+	fx --governors menu --bench timer --runs 1 --duration 0.2 --warmup 0 \
+		-q -o "$T/o2d" > "$T/r2d3.log" 2>&1 &&
+	ok "2d: the next --restore and session run" ||
+	bad "2d: blocked: $(cat "$T/r2d2.log" "$T/r2d3.log")"
+fresh
+mkdir -p "$T/run"
+printf 'idlelab-live-journal 1\npid 1\nroot %s/gone\ngovernor menu\n' \
+	"$T" > "$T/run/live.journal"
+fx --restore > "$T/r2e.log" 2>&1
+rc=$?
+fx --restore > "$T/r2e2.log" 2>&1 && [ $rc -eq 1 ] &&
+	grep -q "nothing to restore" "$T/r2e2.log" &&
+	ok "2d: a format 1 journal of a root that is gone: exit 1 once" ||
+	bad "2d: format 1, root gone: exit $rc: $(cat "$T/r2e.log" "$T/r2e2.log")"
+
 # 3. Benchmark tools and their own children die with a killed session
 # (item 4): a stand-in hackbench that starts a child of its own.
 fresh
