@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -49,6 +50,7 @@ struct live_ctx {
 	struct idl_err		perf_err;	/* why not perf_ok */
 	struct rapl		rapl;
 	int			run_no, total_runs;
+	int			missing_runs;	/* discarded every time */
 	char			runs_dir[4096];
 	char			results[4096];
 };
@@ -143,7 +145,7 @@ static json_t *new_doc(const struct live_opts *o,
 	for (i = 0; i < o->nr_bench; i++)
 		json_array_append_new(benches, idl_json_string(o->bench[i].spec));
 	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:{"
-			 "s:o, s:i, s:o, s:o, s:b, s:I, s:b, s:I, s:s}}",
+			 "s:o, s:i, s:o, s:o, s:b, s:I, s:b, s:I, s:s, s:b}}",
 			 "format", "idlelab-results", "version", 1,
 			 "kind", "live", "tool", "idlelab " PACKAGE_VERSION,
 			 "created", created, "machine", machine_meta(o, s),
@@ -158,7 +160,10 @@ static json_t *new_doc(const struct live_opts *o,
 			 "shuffled", o->shuffle, "seed",
 			 (json_int_t)o->seed, "record", o->record,
 			 "latency_limit_us", (json_int_t)o->latency_limit_us,
-			 "governor_at_start", o->initial_governor);
+			 "governor_at_start", o->initial_governor,
+			 /* until the last run: a results file written
+			  * between runs says it is partial */
+			 "complete", false);
 }
 
 /* -------------------------------------------------- results aggregation */
@@ -543,8 +548,8 @@ static int snap_all(struct live_ctx *c, struct idle_snapshot *s,
 
 /*
  * Someone else on the host may write current_governor during a run: such
- * a run measured an unknown mix, so it is discarded (returns 2) and the
- * governor is set again.
+ * a run measured an unknown mix, so it is discarded (returns 2), the
+ * governor is set again and the run is made again (live_run()).
  */
 static int governor_intact(struct live_ctx *c, const char *gov,
 			   struct idl_err *err)
@@ -613,8 +618,6 @@ static int one_run(struct live_ctx *c, int rep, int g,
 		rc = idlectl_delta(&rm.before, &rm.after, &rm.delta, err);
 	if (!rc)
 		rc = finish_run(c, rep, g, b, &rm, &r, trace, err);
-	if (rc == 2)		/* discarded, not an error */
-		rc = 0;
 	idlectl_snapshot_free(&rm.before);
 	idlectl_snapshot_free(&rm.after);
 	idlectl_snapshot_free(&rm.delta);
@@ -633,6 +636,8 @@ static int setup(struct live_ctx *c, const struct live_opts *o,
 	if (mkdir(o->outdir, 0755) && errno != EEXIST)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", o->outdir,
 				   strerror(errno));
+	if (live_outdir_prepare(o->outdir, o->overwrite, false, err))
+		return -1;
 	snprintf(c->runs_dir, sizeof(c->runs_dir), "%s/runs", o->outdir);
 	if (mkdir(c->runs_dir, 0755) && errno != EEXIST)
 		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s",
@@ -681,6 +686,73 @@ static void note_counters(struct live_ctx *c)
 		       "from idle residency\n");
 }
 
+/* A discarded run is made again, up to LIVE_RUN_ATTEMPTS times; one
+ * that never stays is missing, and the results are not complete. */
+#define LIVE_RUN_ATTEMPTS	3
+
+static int run_until_kept(struct live_ctx *c, int rep, int g,
+			  const struct live_bench *b, struct idl_err *err)
+{
+	int attempt = 1, rc;
+
+	while ((rc = one_run(c, rep, g, b, err)) == 2 &&
+	       attempt++ < LIVE_RUN_ATTEMPTS)
+		c->total_runs++;	/* "run N/TOTAL" counts it */
+	if (rc != 2)
+		return rc;
+	c->missing_runs++;
+	json_object_set_new(json_object_get(c->doc, "live"), "missing_runs",
+			    json_integer(c->missing_runs));
+	return 0;
+}
+
+static bool is_run_file(const char *name)
+{
+	return strlen(name) > 4 && isdigit((unsigned char)name[0]) &&
+	       isdigit((unsigned char)name[1]) &&
+	       isdigit((unsigned char)name[2]) && name[3] == '-';
+}
+
+int live_outdir_prepare(const char *dir, bool overwrite, bool check_only,
+			struct idl_err *err)
+{
+	char path[4400];
+	struct dirent *e;
+	bool earlier;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	earlier = access(path, F_OK) == 0;
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d)) && !earlier)
+		earlier = is_run_file(e->d_name);
+	if (d)
+		closedir(d);
+	if (!earlier)
+		return 0;
+	if (!overwrite)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s holds the "
+				   "results of an earlier session: give "
+				   "another -o, or --overwrite to replace "
+				   "them", dir);
+	if (check_only)
+		return 0;
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		if (is_run_file(e->d_name)) {
+			snprintf(path, sizeof(path), "%s/runs/%s", dir,
+				 e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
 int live_run(const struct live_opts *o, struct idl_err *err)
 {
 	struct live_ctx *c = malloc(sizeof(*c));
@@ -705,14 +777,14 @@ int live_run(const struct live_opts *o, struct idl_err *err)
 				break;
 			}
 			for (b = 0; b < o->nr_bench && !rc; b++)
-				rc = one_run(c, rep, order[i], &o->bench[b],
-					     err);
+				rc = run_until_kept(c, rep, order[i],
+						    &o->bench[b], err);
 			if (!rc && bench_stop)
 				rc = 1;
 		}
 	}
 	json_object_set_new(json_object_get(c->doc, "live"), "complete",
-			    json_boolean(rc == 0));
+			    json_boolean(rc == 0 && !c->missing_runs));
 	if (rc >= 0 && live_write_json(c->results, c->doc, err))
 		rc = -1;
 	else if (rc < 0)	/* keep the first error; mark what was saved */

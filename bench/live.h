@@ -33,9 +33,18 @@ struct live_opts {
 	bool			record;
 	long			latency_limit_us;	/* -1: not set */
 	const char		*outdir;
+	bool			overwrite;	/* an earlier session's results */
 	const char		*initial_governor;
 	bool			quiet;
 };
+
+/*
+ * Does @dir hold an earlier session's results (results.json, runs/NNN-*)?
+ * Then -1 with @err set (exit 2), unless @overwrite: then they are
+ * removed.  Nothing else in @dir is touched.
+ */
+int live_outdir_prepare(const char *dir, bool overwrite, bool check_only,
+			struct idl_err *err);
 
 /*
  * The order of the governors in repetition @rep: round robin, shuffled

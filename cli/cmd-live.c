@@ -174,6 +174,8 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"disable these state indices for the session"),
 		IDL_OPT_PATH('o', "output", &o->outdir, "DIR",
 			"results directory (default live-YYYYmmdd-HHMMSS)"),
+		IDL_OPT_FLAG(0, "overwrite", &o->overwrite,
+			"replace an earlier session's results in DIR"),
 		IDL_OPT_FLAG(0, "restore", &c->restore_only,
 			"only restore from a journal left behind, and exit"),
 		IDL_OPT_PATH(0, "sysfs-root", &o->root, "DIR",
@@ -439,6 +441,10 @@ int cmd_live(int argc, char **argv)
 	if (parse_governors(c, &err) || parse_benches(c, &err) ||
 	    parse_disable(c, &err) ||
 	    idlectl_get_governor(c->o.root, initial, sizeof(initial), &err))
+		goto fail;
+	/* a usage error, found before anything changes */
+	if (c->o.outdir &&
+	    live_outdir_prepare(c->o.outdir, c->o.overwrite, true, &err))
 		goto fail;
 	c->o.initial_governor = initial;
 	default_outdir(c);

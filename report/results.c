@@ -297,6 +297,29 @@ static int load_configs(struct res_set *rs, json_t *cfgs, struct idl_err *err)
 	return 0;
 }
 
+/* A live session's results written between runs, or after it was
+ * stopped, or with a run it could not keep, say "complete": false (or,
+ * from older versions, nothing): their numbers are fewer than planned. */
+static void warn_incomplete(const struct res_set *rs, json_t *root)
+{
+	json_t *live = json_object_get(root, "live");
+	json_int_t missing;
+
+	if (strcmp(rs->kind, "live") || !json_is_object(live) ||
+	    json_is_true(json_object_get(live, "complete")))
+		return;
+	missing = json_integer_value(json_object_get(live, "missing_runs"));
+	if (missing)
+		idl_warn("%s: the live session could not keep %lld run%s (the "
+			 "governor was changed from outside): fewer runs "
+			 "than planned", rs->path, (long long)missing,
+			 missing == 1 ? "" : "s");
+	else
+		idl_warn("%s: the live session did not complete (stopped, "
+			 "or still running): fewer runs than planned",
+			 rs->path);
+}
+
 static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 {
 	struct row_set rows;
@@ -314,6 +337,7 @@ static int load_root(struct res_set *rs, json_t *root, struct idl_err *err)
 	copy_str(rs->kind, sizeof(rs->kind), json_object_get(root, "kind"));
 	if (load_configs(rs, json_object_get(root, "configs"), err))
 		return -1;
+	warn_incomplete(rs, root);
 	benchs = json_object_get(root, "benchmarks");
 	if (!json_is_array(benchs))
 		return bad(err, rs->path, root, "\"benchmarks\" must be an array");

@@ -166,7 +166,7 @@ try synth -p poisson:V -- -m skx -o "$T/s.idl" -d 0.1
 try synth -p bursty:V,5,100 -- -m skx -o "$T/s.idl" -d 0.1
 try synth -p periodic+busy:V -- -m skx -o "$T/s.idl" -d 0.1
 try governor build --kernel V -- "$NO.c" -o "$T/g.so"
-L="--governors menu --runs 1 -d 0.1 -w 0 -q -o $T/live"
+L="--governors menu --runs 1 -d 0.1 -w 0 -q --overwrite -o $T/live"
 try live -b timer:rates=V -- $L
 try live -b pingpong:gap=V -- $L
 try live -b wakeup:workers=V -- $L

@@ -152,7 +152,7 @@ rc=$?
 	bad "2d: exit $rc, governor $(fgov): $(cat "$T/r2d.log")"
 fx --restore > "$T/r2d2.log" 2>&1 && grep -q "nothing to restore" "$T/r2d2.log" &&
 	fx --governors menu --bench timer --runs 1 --duration 0.2 --warmup 0 \
-		-q -o "$T/o2d" > "$T/r2d3.log" 2>&1 &&
+		-q -o "$T/o2d-next" > "$T/r2d3.log" 2>&1 &&
 	ok "2d: the next --restore and session run" ||
 	bad "2d: blocked: $(cat "$T/r2d2.log" "$T/r2d3.log")"
 fresh
@@ -243,14 +243,14 @@ for b in wakeup:work=1e9 pingpong:gap=1e9; do
 	( IDLELAB_SYSFS_ROOT=$T/sys IDLELAB_RUN_DIR=$T/run \
 	  IDLELAB_POWERCAP_ROOT=$T/none exec timeout -s KILL 30 "$IDLELAB" \
 	  live --governors menu --bench $b --runs 1 --duration 1 --warmup 0 \
-	  -q -o "$T/o3d" ) > "$T/r3d.log" 2>&1
+	  -q -o "$T/o3d-$b" ) > "$T/r3d.log" 2>&1
 	rc=$? d=$(($(date +%s) - s))
 	fx --restore > /dev/null 2>&1
 	[ $rc -eq 0 ] && [ $d -le 10 ] && [ "$(fgov)" = teo ] &&
 		ok "3d: $b ends with --duration 1 ($d s)" ||
 		bad "3d: $b: exit $rc after $d s: $(tail -2 "$T/r3d.log")"
 	fx_bg menu --governors menu --bench $b --runs 1 --duration 600 \
-		--warmup 0 -q -o "$T/o3d" || bad "3d: $b: no switch"
+		--warmup 0 -q -o "$T/o3d-term-$b" || bad "3d: $b: no switch"
 	sleep 0.5
 	kill -TERM "$BG"
 	i=0
@@ -308,6 +308,73 @@ grep -q "perf counters: n/a, libpfm4: " "$T/r4b.log" &&
 	grep -q '"error": "libpfm4: ' "$T/o4b/results.json" &&
 	ok "4b: no libpfm4, said so" ||
 	bad "4b: no word of libpfm4: $(cat "$T/r4b.log")"
+
+# 4c. An output directory that holds an earlier session's results is
+# refused before anything runs (exit 2, nothing touched); --overwrite
+# replaces those results (issue 32, item 4: the runs were mixed).
+fresh
+ls "$T/o4/runs" > "$T/o4.before"
+fx --governors menu --bench pingpong --runs 1 --duration 0.1 --warmup 0 \
+	-q -o "$T/o4" > "$T/r4c.log" 2>&1
+rc=$?
+ls "$T/o4/runs" > "$T/o4.after"
+[ $rc -eq 2 ] && grep -q "holds the results of an earlier session" "$T/r4c.log" &&
+	cmp -s "$T/o4.before" "$T/o4.after" && [ "$(fgov)" = teo ] &&
+	[ ! -e "$T/run/live.journal" ] &&
+	ok "4c: an earlier session's results: exit 2, nothing touched" ||
+	bad "4c: exit $rc: $(cat "$T/r4c.log")"
+fx --governors ladder --bench timer --runs 2 --duration 0.1 --warmup 0 \
+	--overwrite -q -o "$T/o4" > "$T/r4c.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(ls "$T/o4/runs" | grep -c '^[0-9][0-9][0-9]-ladder-timer')" = 2 ] &&
+	[ "$(ls "$T/o4/runs" | wc -l)" = 2 ] &&
+	ok "4c: --overwrite: only the new session's runs" ||
+	bad "4c: --overwrite: exit $rc, runs: $(ls "$T/o4/runs" | tr '\n' ' ') $(cat "$T/r4c.log")"
+
+# 4d. A run during which someone else changed the governor is discarded
+# and made again; one that can never be kept leaves the results not
+# complete, and compare says so; results written between runs say
+# "complete": false (issue 32, item 4).
+fresh
+fx_bg menu --governors menu --bench timer --runs 2 --duration 1 \
+	--warmup 0 -q -o "$T/o4d" || bad "4d: no switch"
+i=0
+while [ ! -e "$T/o4d/results.json" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["live"]["complete"] is not False)' \
+	"$T/o4d/results.json" && "$IDLELAB" compare "$T/o4d" 2>&1 >/dev/null |
+	grep -q "did not complete" &&
+	ok "4d: results between runs: complete false, compare warns" ||
+	bad "4d: results between runs: $(head -c 300 "$T/o4d/results.json")"
+echo ladder > "$T/sys/cpuidle/current_governor"
+wait "$BG"; rc=$?; BG=
+python3 - "$T/o4d/results.json" <<'PY' && [ $rc -eq 0 ] &&
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["live"]["complete"] is True and r["live"]["discarded_runs"] == 1
+assert len(r["benchmarks"][0]["values"]["menu"]) == 2, r["benchmarks"][0]
+PY
+	[ -z "$("$IDLELAB" compare "$T/o4d" 2>&1 >/dev/null)" ] &&
+	ok "4d: a discarded run made again: 2 of 2 runs, complete" ||
+	bad "4d: discarded run: exit $rc, $(grep -o '"discarded_runs[^,]*' "$T/o4d/results.json")"
+fresh
+fx_bg menu --governors menu --bench timer --runs 1 --duration 0.3 \
+	--warmup 0 -q -o "$T/o4e" || bad "4e: no switch"
+while kill -0 "$BG" 2>/dev/null; do
+	echo ladder > "$T/sys/cpuidle/current_governor"; sleep 0.02
+done
+wait "$BG"; rc=$?; BG=
+python3 - "$T/o4e/results.json" <<'PY' && [ $rc -eq 0 ] &&
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["live"]["complete"] is False and r["live"]["missing_runs"] == 1
+assert r["live"]["discarded_runs"] == 3
+PY
+	"$IDLELAB" compare "$T/o4e" 2>&1 >/dev/null | grep -q "could not keep 1 run" &&
+	ok "4d: a run never kept: not complete, compare warns" ||
+	bad "4d: run never kept: exit $rc, $(grep -o '"[a-z_]*runs": [0-9]*\|"complete": [a-z]*' "$T/o4e/results.json" | tr '\n' ' ')"
+fx --restore > /dev/null 2>&1
 
 # 5. (root, tracefs) After SIGKILL of a recording session, --restore at
 # once is not refused (item 3): the recorder holds no lock, and its
