@@ -508,6 +508,7 @@ static int write_page_cb(FILE *f, void *ctx, struct idl_err *err)
 
 	(void)err;
 	write_page(f, pg->t, pg->sets, pg->nsets, pg->o, pg->plots);
+	plot_close();
 	return 0;
 }
 

@@ -105,9 +105,10 @@ static int write_page(FILE *f, void *ctx, struct idl_err *err)
 	fprintf(f, "</h1>\n<p>Sweep %s: %d configurations, %d trace &times; "
 		"table groups.</p>\n", pg->pa->id, pg->pa->nconf,
 		pg->pa->ngroup);
-	if (pg->plots)
+	if (pg->plots) {
 		plot_front(f, pg->pa, pg->o);
-	else
+		plot_close();
+	} else
 		fprintf(f, "<p class=\"note\">%s: tables only.</p>\n",
 			pg->o->no_plots ? "plots left out (--no-plots)" :
 			"gnuplot is not installed");

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * SVG plots through gnuplot.  Each plot is one gnuplot script with its
- * data inline (a here-document datablock), run as a child process writing
- * SVG to a temporary file that the caller embeds.
+ * data inline (a here-document datablock) writing SVG to a temporary file
+ * that the caller embeds.  One gnuplot process runs the scripts one after
+ * the other (starting gnuplot costs ~40 ms, more than most plots), each
+ * from a reset session, and says when a plot's file is complete; if it
+ * ends (an error in a script ends a gnuplot that reads a pipe), the next
+ * plot starts another.
  */
 #include "config.h"
 
@@ -12,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "plot.h"
@@ -35,6 +40,7 @@ int plot_begin(struct plot *p, const char *gnuplot, const char *title,
 	}
 	p->gnuplot = gnuplot ? gnuplot : "gnuplot";
 	fprintf(p->script,
+		"reset session\nset print '-'\n"
 		"set terminal svg size %d,%d dynamic enhanced font 'sans,11' background '#ffffff'\n"
 		"set output '%s'\n"
 		"set grid ytics lc rgb '#dddddd'\n"
@@ -47,8 +53,8 @@ int plot_begin(struct plot *p, const char *gnuplot, const char *title,
 	return 0;
 }
 
-/* Feed @len bytes to @fd; a reader that quits early is not fatal. */
-static void feed(int fd, const char *buf, size_t len)
+/* Feed @len bytes to @fd; false if the reader is gone. */
+static bool feed(int fd, const char *buf, size_t len)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 
@@ -64,62 +70,130 @@ static void feed(int fd, const char *buf, size_t len)
 		len -= (size_t)n;
 	}
 	sigaction(SIGPIPE, &old, NULL);
+	return len == 0;
 }
 
-/*
- * gnuplot reads the script on its standard input; its warnings (an empty
- * y range, adjusted) go to a file of their own instead of the user's
- * terminal, and the last line is shown when the plot fails.
- */
-static int run_gnuplot(struct plot *p)
-{
-	char err_path[] = "/tmp/idlelab-plot-err-XXXXXX", line[256] = "";
-	int fds[2], status = -1, errfd = mkstemp(err_path);
-	FILE *e;
-	pid_t pid;
+#define DONE_MARK	"idlelab-plot-done"
 
-	if (errfd < 0 || pipe(fds)) {
-		if (errfd >= 0) {
-			close(errfd);
-			unlink(err_path);
-		}
+/* The gnuplot that runs every plot of this process, while it lives. */
+static struct {
+	pid_t		pid;
+	int		in;		/* its script */
+	FILE		*out;		/* its answers */
+	int		errfd;		/* its messages */
+	char		err_path[32];
+	const char	*gnuplot;
+} gp = { .pid = -1, .in = -1, .errfd = -1 };
+
+/*
+ * gnuplot reads the scripts on its standard input and prints the mark on
+ * its standard output after each; its warnings (an empty y range,
+ * adjusted) go to a file of their own instead of the user's terminal,
+ * and the last line is shown when a plot fails.
+ */
+static int start_gnuplot(const char *gnuplot)
+{
+	int in[2], out[2];
+
+	snprintf(gp.err_path, sizeof(gp.err_path), "/tmp/idlelab-plot-err-XXXXXX");
+	gp.errfd = mkstemp(gp.err_path);
+	if (gp.errfd < 0)
+		return -1;
+	if (pipe(in)) {
+		close(gp.errfd);
+		unlink(gp.err_path);
+		return -1;
+	}
+	if (pipe(out)) {
+		close(in[0]);
+		close(in[1]);
+		close(gp.errfd);
+		unlink(gp.err_path);
 		return -1;
 	}
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[0], 0);
-		dup2(errfd, 2);
-		close(fds[0]);
-		close(fds[1]);
-		close(errfd);
-		execlp(p->gnuplot, p->gnuplot, (char *)NULL);
+	gp.pid = fork();
+	if (gp.pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(gp.errfd, 2);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		close(gp.errfd);
+		execlp(gnuplot, gnuplot, (char *)NULL);
 		_exit(127);
 	}
-	close(fds[0]);
-	if (pid > 0) {
-		feed(fds[1], p->buf, p->len);
-		close(fds[1]);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	} else {
-		close(fds[1]);
+	close(in[0]);
+	close(out[1]);
+	gp.in = in[1];
+	gp.out = fdopen(out[0], "r");
+	gp.gnuplot = gnuplot;
+	if (gp.pid < 0 || !gp.out) {
+		plot_close();
+		return -1;
 	}
-	if (status && (e = fdopen(errfd, "r"))) {
-		rewind(e);
-		while (fgets(line, sizeof(line), e))
-			;
-		fclose(e);
-		if (line[0])
-			fprintf(stderr, "idlelab report: gnuplot: %s%s", line,
-				strchr(line, '\n') ? "" : "\n");
-	} else {
-		close(errfd);
-	}
-	unlink(err_path);
-	return status;
+	return 0;
 }
 
+/* Say gnuplot's last message, as the reason of a failed plot. */
+static void say_last_message(void)
+{
+	char line[256] = "";
+	FILE *e = fdopen(dup(gp.errfd), "r");
+
+	if (!e)
+		return;
+	rewind(e);
+	while (fgets(line, sizeof(line), e))
+		;
+	fclose(e);
+	if (line[0])
+		fprintf(stderr, "idlelab report: gnuplot: %s%s", line,
+			strchr(line, '\n') ? "" : "\n");
+}
+
+void plot_close(void)
+{
+	if (gp.in >= 0)
+		close(gp.in);
+	if (gp.out)
+		fclose(gp.out);
+	if (gp.pid > 0)
+		while (waitpid(gp.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (gp.errfd >= 0) {
+		close(gp.errfd);
+		unlink(gp.err_path);
+	}
+	gp.pid = -1;
+	gp.in = gp.errfd = -1;
+	gp.out = NULL;
+}
+
+/* Run @p's script; 0 once its SVG file is complete. */
+static int run_gnuplot(struct plot *p)
+{
+	static const char tail[] = "\nunset output\nprint '" DONE_MARK "'\n";
+	char line[256];
+
+	if (gp.pid > 0 && strcmp(gp.gnuplot, p->gnuplot))
+		plot_close();
+	if (gp.pid <= 0 && start_gnuplot(p->gnuplot))
+		return -1;
+	/* only the messages of this plot are shown */
+	if (ftruncate(gp.errfd, 0) == 0)
+		lseek(gp.errfd, 0, SEEK_SET);
+	if (feed(gp.in, p->buf, p->len) && feed(gp.in, tail, sizeof(tail) - 1))
+		while (fgets(line, sizeof(line), gp.out))
+			if (!strcmp(line, DONE_MARK "\n"))
+				return 0;
+	/* it ended: an error in this script */
+	say_last_message();
+	plot_close();
+	return -1;
+}
 /* Run the script; on success the SVG text is returned (malloc'd). */
 char *plot_end(struct plot *p)
 {

@@ -16,6 +16,8 @@ struct plot {
 int plot_begin(struct plot *p, const char *gnuplot, const char *title,
 	       int width, int height);
 char *plot_end(struct plot *p);		/* SVG text or NULL */
+/* End the gnuplot process the plots share (after the last plot). */
+void plot_close(void);
 void plot_quote(FILE *f, const char *s);
 bool plot_available(const char *gnuplot);
 
