@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -142,6 +143,85 @@ json_t *idl_json_loadf(FILE *f, const char *path, struct idl_err *err)
 		idl_err_set(err, IDL_EXIT_BADINPUT, "%s:%d: %s", path,
 			    jerr.line, jerr.text);
 	return root;
+}
+
+/* ------------------------------------------------------------- arena */
+
+#define ARENA_CHUNK	(32u << 20)
+#define ARENA_ALIGN	16u
+
+struct arena_chunk {
+	struct arena_chunk	*next;
+	size_t			size, used;
+};
+
+static struct arena_chunk *arena;
+
+static struct arena_chunk *arena_chunk(size_t size)
+{
+	struct arena_chunk *c = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (c == MAP_FAILED)
+		return NULL;
+	/* fewer page faults: they were a quarter of the loading time */
+	madvise(c, size, MADV_HUGEPAGE);
+	c->size = size;
+	c->used = (sizeof(*c) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	return c;
+}
+
+static void *arena_malloc(size_t n)
+{
+	struct arena_chunk *c;
+	void *p;
+
+	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (n > ARENA_CHUNK / 4) {
+		/* a chunk of its own, behind the one being filled */
+		c = arena_chunk(n + 64);
+		if (!c)
+			return NULL;
+		c->next = arena ? arena->next : NULL;
+		if (arena)
+			arena->next = c;
+		else
+			arena = c;
+		p = (char *)c + c->used;
+		c->used = c->size;
+		return p;
+	}
+	if (!arena || arena->used + n > arena->size) {
+		c = arena_chunk(ARENA_CHUNK);
+		if (!c)
+			return NULL;
+		c->next = arena;
+		arena = c;
+	}
+	p = (char *)arena + arena->used;
+	arena->used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;	/* all at once, in idl_json_arena_end() */
+}
+
+void idl_json_arena_begin(void)
+{
+	json_set_alloc_funcs(arena_malloc, arena_free);
+}
+
+void idl_json_arena_end(void)
+{
+	struct arena_chunk *c;
+
+	json_set_alloc_funcs(malloc, free);
+	while ((c = arena)) {
+		arena = c->next;
+		munmap(c, c->size);
+	}
 }
 
 json_t *idl_json_load(const char *path, struct idl_err *err)

@@ -58,6 +58,16 @@ struct json_t *idl_json_loadf(FILE *f, const char *path,
  * IDL_RESULTS_MAX_SIZE bytes). */
 struct json_t *idl_json_load(const char *path, struct idl_err *err);
 
+/*
+ * Between begin and end, jansson allocates from an arena that end
+ * releases whole: for a document that is parsed, read and dropped
+ * (json_decref() before end; nothing of it may be kept).  A large
+ * results file is millions of small allocations, most of the time of
+ * loading it with malloc (compare of 100,000 rows).
+ */
+void idl_json_arena_begin(void);
+void idl_json_arena_end(void);
+
 /* A line reader with a cap; errors are "path:line: ...". */
 struct idl_lines {
 	FILE		*f;

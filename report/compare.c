@@ -367,12 +367,32 @@ static bool single_runs(const struct cmp_table *t, const char *name)
 }
 
 /* Do @a and @b print the same ("%.2f")?  Then nothing changed. */
+/* @s right-aligned in @width columns (fprintf's "%*s") */
+static void put_right(FILE *f, const char *s, int width)
+{
+	static const char spaces[] = "                                ";
+	int n = width - (int)strlen(s), k;
+
+	for (; n > 0; n -= k) {
+		k = n < (int)sizeof(spaces) - 1 ? n : (int)sizeof(spaces) - 1;
+		fwrite(spaces, 1, (size_t)k, f);
+	}
+	fputs(s, f);
+}
+
+/* "%.2f" of @v in @buf, which is returned */
+static const char *fmt2(char *buf, double v)
+{
+	stat_fmt2(buf, v);
+	return buf;
+}
+
 static bool print_same(double a, double b)
 {
-	char x[48], y[48];
+	char x[STAT_FMT2_LEN], y[STAT_FMT2_LEN];
 
-	snprintf(x, sizeof(x), "%.2f", a);
-	snprintf(y, sizeof(y), "%.2f", b);
+	stat_fmt2(x, a);
+	stat_fmt2(y, b);
 	return !strcmp(x, y);
 }
 
@@ -413,7 +433,7 @@ static void mm_widths(const struct cmp_table *t, const char *name,
 		      struct mm_widths *w)
 {
 	int r, c, s, n;
-	char buf[64];
+	char buf[STAT_FMT2_LEN];
 
 	w->label = label_width(t, name);
 	w->value = 10;
@@ -427,12 +447,11 @@ static void mm_widths(const struct cmp_table *t, const char *name,
 			const struct res_series *v = cmp_cell(t, r, c);
 
 			for (s = 0; v && s < ST_COUNT; s++) {
-				n = snprintf(buf, sizeof(buf), "%.2f",
-					stat_value(s, v, t->row[r].higher_is_better));
+				n = stat_fmt2(buf, stat_value(s, v,
+					t->row[r].higher_is_better));
 				if (n > w->value)
 					w->value = n;
-				n = snprintf(buf, sizeof(buf), "%.2f",
-					     cell_change(t, r, c, s));
+				n = stat_fmt2(buf, cell_change(t, r, c, s));
 				if (n > w->pct)
 					w->pct = n;
 			}
@@ -454,6 +473,7 @@ static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
 	double d = cell_change(t, r, c, s);
 	const char *sfx = row->by_diff ? " pts" : "%";
 	int pad = w->sfx - (int)strlen(sfx);
+	char val[STAT_FMT2_LEN], chg[STAT_FMT2_LEN];
 	bool sig;
 
 	if (!v) {
@@ -461,19 +481,24 @@ static void print_mmtests_cell(FILE *f, const struct cmp_table *t, int r,
 			"");
 		return;
 	}
-	sig = s == ST_MEAN && cell_significant(t, r, c);
+	sig = s == ST_MEAN && !isnan(d) && cell_significant(t, r, c);
 	/* a spread of one run, a harmonic mean of values <= 0 */
 	if (isnan(stat_value(s, v, row->higher_is_better)))
 		fprintf(f, "  %*s (%*s%s)%*s", w->value, "n/a", w->pct, "n/a",
 			sfx, pad, "");
-	else if (isnan(d))
-		fprintf(f, "  %*.2f (%*s%s)%*s", w->value,
-			stat_value(s, v, row->higher_is_better), w->pct,
-			"n/a", sfx, pad, "");
-	else
-		fprintf(f, sig ? "  %*.2f *%*.2f%s*%*s" : "  %*.2f (%*.2f%s)%*s",
-			w->value, stat_value(s, v, row->higher_is_better),
-			w->pct, d, sfx, pad, "");
+	else {
+		/* "  VALUE (CHANGE%)" or, significant, "  VALUE *CHANGE%*":
+		 * put together by hand, a row of a million cells spent a
+		 * third of its time in fprintf */
+		fputs("  ", f);
+		put_right(f, fmt2(val, stat_value(s, v, row->higher_is_better)),
+			  w->value);
+		fputs(sig ? " *" : " (", f);
+		put_right(f, isnan(d) ? "n/a" : fmt2(chg, d), w->pct);
+		fputs(sfx, f);
+		fputc(sig ? '*' : ')', f);
+		put_right(f, "", pad);
+	}
 }
 
 static void print_mmtests_bench(FILE *f, const struct cmp_table *t,
@@ -557,16 +582,17 @@ static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 	const struct cmp_row *row = &t->row[r];
 	const struct res_series *b = cmp_cell(t, r, 0), *v = cmp_cell(t, r, c);
 	double bm = b ? stat_amean(b->v, b->n) : NAN, m, pct;
+	char x[STAT_FMT2_LEN], cv[STAT_FMT2_LEN], ratio[STAT_FMT2_LEN];
 
 	if (v && isfinite(bm) && row->by_diff) {
 		/* a difference in the metric's unit, no ratio */
 		m = stat_amean(v->v, v->n);
 		pct = print_same(m, bm) ? 0 :
 		      row->higher_is_better ? m - bm : bm - m;
-		snprintf(cell, len, "   - [%6.2f%s%s](%5.2f)",
-			 fabs(pct) < 0.005 ? 0 : pct, *cmp_diff_unit(row) ?
-			 " " : "", cmp_diff_unit(row),
-			 stat_coeffvar(v->v, v->n));
+		snprintf(cell, len, "   - [%6s%s%s](%5s)",
+			 fmt2(x, fabs(pct) < 0.005 ? 0 : pct),
+			 *cmp_diff_unit(row) ? " " : "", cmp_diff_unit(row),
+			 fmt2(cv, stat_coeffvar(v->v, v->n)));
 		return;
 	}
 	if (!v || isnan(bm) || bm == 0) {
@@ -575,8 +601,8 @@ static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 	}
 	m = stat_amean(v->v, v->n);
 	if (print_same(m, bm)) {
-		snprintf(cell, len, "%.2f [%6.2f](%5.2f)", 1.0, 0.0,
-			 stat_coeffvar(v->v, v->n));
+		snprintf(cell, len, "1.00 [  0.00](%5s)",
+			 fmt2(cv, stat_coeffvar(v->v, v->n)));
 		return;
 	}
 	/* of the base's size: a rise from -99.7 to -2.7 is a rise */
@@ -584,19 +610,20 @@ static void normalized_cell(char *cell, size_t len, const struct cmp_table *t,
 	if (fabs(pct) < 0.005)
 		pct = 0;	/* no "-0.00" */
 	/* a ratio to a negative base reads backwards: none */
+	fmt2(x, pct);
+	fmt2(cv, stat_coeffvar(v->v, v->n));
 	if (bm > 0)
-		snprintf(cell, len, "%.2f [%6.2f](%5.2f)", m / bm, pct,
-			 stat_coeffvar(v->v, v->n));
+		snprintf(cell, len, "%s [%6s](%5s)", fmt2(ratio, m / bm), x,
+			 cv);
 	else
-		snprintf(cell, len, "   - [%6.2f](%5.2f)", pct,
-			 stat_coeffvar(v->v, v->n));
+		snprintf(cell, len, "   - [%6s](%5s)", x, cv);
 }
 
 /* One table per (benchmark, metric); its rows are the cases. */
 static void print_normalized_metric(FILE *f, const struct cmp_table *t, int r0)
 {
 	const struct cmp_row *first = &t->row[r0];
-	char title[RES_NAME_LEN * 2 + 16], units[160], cell[96];
+	char title[RES_NAME_LEN * 2 + 16], units[160], cell[4 * STAT_FMT2_LEN];
 	int r, c, cw[CMP_MAX_COLUMNS], lw = 8;
 
 	for (c = 0; c < t->ncols; c++) {

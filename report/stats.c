@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -179,4 +180,35 @@ int stat_parse_rule(const char *name, enum stat_sig_rule *rule)
 	else
 		return -1;
 	return 0;
+}
+
+int stat_fmt2(char *buf, double v)
+{
+	double a = fabs(v), s, fl;
+	unsigned long long cents, ip;
+	char tmp[24], *p = tmp + sizeof(tmp);
+	int n = 0;
+
+	/* |v| < 1e9: v * 100 is within 1.2e-5 of its exact value, so the
+	 * rounding of a value 1e-4 or more from a tie is that of printf */
+	if (!(a < 1e9))
+		return snprintf(buf, STAT_FMT2_LEN, "%.2f", v);
+	s = a * 100;
+	fl = floor(s);
+	if (fabs(s - fl - 0.5) < 1e-4)
+		return snprintf(buf, STAT_FMT2_LEN, "%.2f", v);
+	cents = (unsigned long long)fl + (s - fl > 0.5);
+	ip = cents / 100;
+	*--p = (char)('0' + cents % 10);
+	*--p = (char)('0' + cents / 10 % 10);
+	*--p = '.';
+	do
+		*--p = (char)('0' + ip % 10);
+	while ((ip /= 10));
+	if (signbit(v))		/* printf: "-0.00" too */
+		buf[n++] = '-';
+	memcpy(buf + n, p, (size_t)(tmp + sizeof(tmp) - p));
+	n += (int)(tmp + sizeof(tmp) - p);
+	buf[n] = '\0';
+	return n;
 }

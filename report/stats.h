@@ -11,6 +11,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * @v as printf("%.2f") writes it, into @buf (at least STAT_FMT2_LEN
+ * bytes); its length.  Exact: values near a tie of the last digit, and
+ * large or non-finite ones, go to snprintf (a table of 100,000 rows
+ * formats millions of numbers).
+ */
+#define STAT_FMT2_LEN	320	/* DBL_MAX takes 312 */
+int stat_fmt2(char *buf, double v);
+
 double stat_amean(const double *v, size_t n);
 double stat_hmean(const double *v, size_t n);	/* NAN if any v <= 0 */
 double stat_geomean(const double *v, size_t n);	/* NAN if any v <= 0 */

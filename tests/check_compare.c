@@ -20,6 +20,49 @@ static const double a[] = { 10, 12, 14 };
 static const double b[] = { 13, 15, 17 };
 static const double c[] = { 16, 18, 20 };
 
+/*
+ * stat_fmt2() must write what printf("%.2f") writes: the reference is
+ * glibc's printf itself, on ties of the last digit (0.125, 2.675,
+ * -0.005), signs of zero, carries (9.995, 99.999), the bounds of the
+ * fast path (1e9) and a million pseudo-random values of every scale.
+ */
+START_TEST(test_fmt2_is_printf)
+{
+	static const double fixed[] = {
+		0, -0.0, 0.125, 0.375, 2.675, 1.005, -0.005, -0.004, 0.004999,
+		9.995, 99.999, 0.5, 1.5, 1e-300, -1e-300, 999999999.995,
+		1e9, -1e9, 123456789.125, 4503599627370497.0, 1e300, NAN,
+		INFINITY, -INFINITY, 0.015, 0.025, 1.115, 1.125, 33.335,
+	};
+	char want[400], got[STAT_FMT2_LEN];
+	unsigned long long x = 88172645463325252ull;
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]) + 1000000; i++) {
+		double v;
+
+		if (i < sizeof(fixed) / sizeof(fixed[0])) {
+			v = fixed[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* mantissa and a scale of 1e-4 .. 1e11, both signs;
+			 * every eighth one on a multiple of 0.005 */
+			v = (double)(x >> 11) / 9007199254740992.0 *
+			    pow(10, (double)(x % 16) - 4) * (x & 32 ? -1 : 1);
+			if (!(x & 0x700))
+				v = (double)((long long)(x >> 40) % 200000) * 0.005;
+		}
+		snprintf(want, sizeof(want), "%.2f", v);
+		n = stat_fmt2(got, v);
+		ck_assert_msg(!strcmp(got, want) && n == (int)strlen(want),
+			      "%.17g: got '%s', printf '%s'", v, got, want);
+	}
+}
+END_TEST
+
 START_TEST(test_means)
 {
 	ck_assert_double_eq_tol(stat_amean(a, 3), 12.0, 1e-12);
@@ -457,6 +500,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, test_means);
+	tcase_add_test(tc, test_fmt2_is_printf);
 	tcase_add_test(tc, test_spread);
 	tcase_add_test(tc, test_pct);
 	tcase_add_test(tc, test_ttest);
