@@ -78,13 +78,20 @@ grep -q "incomplete journal moved aside" "$T/r1.log" && \
 [ ! -e "$T/run/live.journal" ] && ls "$T/run"/live.journal.bad-* > /dev/null \
 	&& ok "1: journal moved aside" || bad "1: journal: $(ls "$T/run")"
 
+# on a fresh tree, --restore of the journal $1 (printf's format, %s:
+# $T), its messages in $2; $rc: its exit status
+restore_journal() {
+	fresh
+	mkdir -p "$T/run"
+	# shellcheck disable=SC2059
+	printf "$1" "$T" > "$T/run/live.journal"
+	fx --restore > "$2" 2>&1
+	rc=$?
+}
+
 # 2. A damaged journal (item 2) does not block later runs.
-fresh
-mkdir -p "$T/run"
-printf 'idlelab-live-journal 1\npid 1\nroot %s\ngovernor menu\ndisable 0 0 0\n#@!garbage\n' \
-	"$T/sys" > "$T/run/live.journal"
-fx --restore > "$T/r2.log" 2>&1
-rc=$?
+restore_journal 'idlelab-live-journal 1\npid 1\nroot %s/sys\ngovernor menu\ndisable 0 0 0\n#@!garbage\n' \
+	"$T/r2.log"
 [ $rc = 1 ] && grep -q "line 6: cannot parse the line" "$T/r2.log" \
 	&& ok "2: damaged journal: exit 1, the line named" \
 	|| bad "2: --restore exit $rc: $(cat "$T/r2.log")"
@@ -155,12 +162,8 @@ fx --restore > "$T/r2d2.log" 2>&1 && grep -q "nothing to restore" "$T/r2d2.log" 
 		-q -o "$T/o2d-next" > "$T/r2d3.log" 2>&1 &&
 	ok "2d: the next --restore and session run" ||
 	bad "2d: blocked: $(cat "$T/r2d2.log" "$T/r2d3.log")"
-fresh
-mkdir -p "$T/run"
-printf 'idlelab-live-journal 1\npid 1\nroot %s/gone\ngovernor menu\n' \
-	"$T" > "$T/run/live.journal"
-fx --restore > "$T/r2e.log" 2>&1
-rc=$?
+restore_journal 'idlelab-live-journal 1\npid 1\nroot %s/gone\ngovernor menu\n' \
+	"$T/r2e.log"
 fx --restore > "$T/r2e2.log" 2>&1 && [ $rc -eq 1 ] &&
 	grep -q "nothing to restore" "$T/r2e2.log" &&
 	ok "2d: a format 1 journal of a root that is gone: exit 1 once" ||
@@ -172,12 +175,25 @@ fresh
 mkdir -p "$T/bin"
 printf '#!/bin/sh\nsleep 271828 &\nwait\n' > "$T/bin/hackbench"
 chmod +x "$T/bin/hackbench"
-PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench --runs 5 \
-	--duration 5 --warmup 0 -q -o "$T/o3" || bad "3: no switch"
-i=0
-while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
+# start a session of the stand-in tool (output $1, $2 runs of $3 s) and
+# wait for the tool's child; $tool: the tool's pid
+fake_tool_bg() {
+	PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench \
+		--runs "$2" --duration "$3" --warmup 0 -q -o "$1" || return 1
+	i=0
+	while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	tool=$(alive "$T/bin/hackbench")
+}
+# wait up to 5 s for the background session to end ($i: 50 ms steps)
+wait_bg_end() {
+	i=0
+	while kill -0 "$BG" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+}
+fake_tool_bg "$T/o3" 5 5 || bad "3: no switch"
 [ -n "$(alive "sleep 271828")" ] || bad "3: the tool's child never ran"
 kill -9 "$BG"; wait "$BG" 2>/dev/null; BG=
 i=0
@@ -194,13 +210,7 @@ fx --restore > /dev/null 2>&1
 # guardian, and --restore kills the processes the tool started, which
 # carry the session's mark.
 fresh
-PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench --runs 5 \
-	--duration 5 --warmup 0 -q -o "$T/o3b" || bad "3b: no switch"
-i=0
-while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-tool=$(alive "$T/bin/hackbench")
+fake_tool_bg "$T/o3b" 5 5 || bad "3b: no switch"
 guardian=$(ps -o ppid= -p "$tool" | tr -d ' ')
 kill -9 "$BG" "$guardian"; wait "$BG" 2>/dev/null; BG=
 sleep 0.5
@@ -216,18 +226,9 @@ sleep 0.2
 # waited for the tool's output until the run's time limit), ends what
 # is left of the group, and goes on.
 fresh
-PATH=$T/bin:$PATH fx_bg menu --governors menu --bench hackbench --runs 1 \
-	--duration 20 --warmup 0 -q -o "$T/o3c" || bad "3c: no switch"
-i=0
-while [ -z "$(alive "sleep 271828")" ] && [ $i -lt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-tool=$(alive "$T/bin/hackbench")
+fake_tool_bg "$T/o3c" 1 20 || bad "3c: no switch"
 kill -9 "$(ps -o ppid= -p "$tool" | tr -d ' ')"
-i=0
-while kill -0 "$BG" 2>/dev/null && [ $i -lt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
+wait_bg_end
 wait "$BG" 2>/dev/null; BG=
 [ $i -lt 100 ] && [ -z "$(alive "sleep 271828")" ] && [ "$(fgov)" = teo ] &&
 	grep -q "guardian was killed" "$T/bg.log" &&
@@ -253,10 +254,7 @@ for b in wakeup:work=1e9 pingpong:gap=1e9; do
 		--warmup 0 -q -o "$T/o3d-term-$b" || bad "3d: $b: no switch"
 	sleep 0.5
 	kill -TERM "$BG"
-	i=0
-	while kill -0 "$BG" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
+	wait_bg_end
 	kill -9 "$BG" 2>/dev/null && fx --restore > /dev/null 2>&1
 	wait "$BG" 2>/dev/null; BG=
 	[ $i -lt 100 ] && [ "$(fgov)" = teo ] &&
