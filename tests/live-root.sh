@@ -48,12 +48,14 @@ IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nodrv" -q > "$F/log" 2>&
 grep -q "skipping hackbench: hackbench not found (install the Debian package rt-tests)" "$F/log" \
 	&& [ "$(ls $F/skip/runs | wc -l)" = 1 ] || { echo "FAIL: missing tool: $(cat $F/log)"; ffail=1; }
 # someone else switching the governor mid-run: that run is discarded
+# and made again
 ( i=0; while [ "$(cat $F/sys/cpuidle/current_governor)" != menu ] && [ $i -lt 100 ]; do
 	sleep 0.05; i=$((i + 1)); done; echo ladder > "$F/sys/cpuidle/current_governor" ) &
 fx --governors menu --bench timer --runs 2 --duration 1 --warmup 0 -q -o "$F/dis" > "$F/log" 2>&1
 wait
 grep -q "changed to ladder by someone else; run discarded" "$F/log" && \
-	grep -q '"discarded_runs": 1' "$F/dis/results.json" && [ "$(ls $F/dis/runs | wc -l)" = 1 ] \
+	grep -q '"discarded_runs": 1' "$F/dis/results.json" && [ "$(ls $F/dis/runs | wc -l)" = 2 ] &&
+	grep -q '"complete": true' "$F/dis/results.json" \
 	|| { echo "FAIL: foreign governor switch: $(cat $F/log)"; ffail=1; }
 rm -rf "$F"
 [ $ffail = 0 ] && echo "ok: fixture-tree session, restore and refusals" || exit 1
