@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "error.h"
+#include "lib/revision.h"
 
 static const struct idl_command commands[] = {
 	{ "states",  cmd_states,  "show a C-state table (this machine, built-in, file)" },
@@ -84,7 +85,10 @@ int main(int argc, char **argv)
 		return finish(IDL_EXIT_OK);
 	}
 	if (!strcmp(name, "--version")) {
-		printf("idlelab %s\n", PACKAGE_VERSION);
+		/* from a git checkout: the revision it was built from */
+		printf("idlelab %s%s%s%s\n", PACKAGE_VERSION,
+		       *IDLELAB_REVISION ? " (git " : "", IDLELAB_REVISION,
+		       *IDLELAB_REVISION ? ")" : "");
 		return finish(IDL_EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

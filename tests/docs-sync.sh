@@ -5,7 +5,7 @@
 # has --help, a man section and a line in README.md.
 set -u
 fail=0
-version=$("$IDLELAB" --version | sed 's/^idlelab //')
+version=$("$IDLELAB" --version | sed 's/^idlelab //; s/ (git .*//')
 if ! "$top_srcdir/doc/man/assemble.sh" "$version" | cmp -s - "$top_srcdir/doc/idlelab.1"; then
 	echo "FAIL: doc/idlelab.1 is not the assembly of doc/man/*.roff" \
 		"(run doc/man/assemble.sh $version > doc/idlelab.1)"
