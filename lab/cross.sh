@@ -78,10 +78,15 @@ fetch_sysroot() {
 copy_source() {
 	rm -rf "$OUT/src"
 	mkdir -p "$OUT/src"
-	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	# (a tree that is not the top of a git checkout, such as make
+	# distcheck's copy inside one, is copied whole but for its build)
+	if [ "$(git -C "$TOP" rev-parse --show-toplevel 2>/dev/null)" = \
+	     "$(cd "$TOP" && pwd -P)" ]; then
 		(cd "$TOP" && git ls-files -z | cpio -pdm0 --quiet "$OUT/src")
 	else
-		cp -a "$TOP/." "$OUT/src/"
+		(cd "$TOP" && tar --exclude=./_build -cf - .) |
+			tar -xf - -C "$OUT/src"
+		chmod -R u+w "$OUT/src"	# distcheck's copy is read-only
 		[ ! -f "$OUT/src/Makefile" ] || make -C "$OUT/src" distclean \
 			>/dev/null
 	fi
