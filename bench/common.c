@@ -302,13 +302,14 @@ int bench_exec(char *const argv[], double timeout_s, char **out,
 	if (reaped) {
 		/* what the tool left of its group */
 		kill(-pid, SIGKILL);
-		status = WIFEXITED(status) ? WEXITSTATUS(status) :
-			 128 + WTERMSIG(status);
-		if (status == 128 + SIGKILL && !bench_stop) {
+		if (WIFSIGNALED(status) && !bench_stop) {
 			*out = buf;
 			return idl_err_set(err, IDL_EXIT_FAILURE, "%s: its "
-					   "guardian was killed", argv[0]);
+					   "guardian was killed (%s)", argv[0],
+					   strsignal(WTERMSIG(status)));
 		}
+		status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			 128 + WTERMSIG(status);
 	} else {
 		status = reap(pid, killed);
 	}
