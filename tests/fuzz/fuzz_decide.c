@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		abort();
 	/* every call starts from a fresh governor and device */
-	ret = decide_stream(specs[(data[0] & 0x7f) % NSPECS], data[0] & 0x80, fd);
+	ret = decide_stream(specs[(data[0] & 0x7f) % NSPECS], data[0] & 0x80, fd,
+			    stdout);
 	close(fd);
 	if (ret != IDL_EXIT_OK && ret != IDL_EXIT_BADINPUT &&
 	    ret != IDL_EXIT_FAILURE)
