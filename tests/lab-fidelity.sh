@@ -7,7 +7,8 @@
 # user's capture of a running machine (tracefs text and trace.dat); the
 # kernel's own governor file (from linux-source-6.12, `governor build`)
 # must agree with the kernel's states, tick stops and miss classes on at
-# least 99.5% of the entries of each (lab/lab.sh replay).  SKIP when the
+# least 99.5% of the entries of each (lab/lab.sh replay; a capture that
+# falls short is taken again once, see below).  SKIP when the
 # lab's packages are missing (./quickstart check installs them) or the
 # kernel package cannot be fetched.  LAB_SECONDS sets the workload's
 # length (default 8).
@@ -47,19 +48,38 @@ if ! bash "$LAB" fetch 6.12 >"$T/fetch.log" 2>&1; then
 	exit 1
 fi
 
+# one capture and its replay; 1 if the capture failed, 2 if agreement
+# is below the bar
+capture_and_replay() {
+	gov=$1 out=$2
+	if ! bash "$LAB" capture -k 6.12 -t "$top_srcdir/lab/tables/arm4.table" \
+		-n 2 -g $gov -w "spread 1500" -s "$S" -o "$out" \
+		>"$out.log" 2>&1; then
+		echo "FAIL: $gov: capture"
+		cat "$out.log" "$out/console.log" 2>/dev/null | tail -20
+		return 1
+	fi
+	bash "$LAB" replay "$out" >"$out.replay" 2>&1
+	rc=$?
+	sed 's/^/  /' "$out.replay"
+	[ $rc = 0 ] || return 2
+}
+
+# A capture whose agreement falls just short (issue 29: about 1 capture
+# in 4 on a loaded 2-core machine lands at 99.4-99.5% on one column) is
+# taken again once, both shown; the second must pass.
 fail=0
 for gov in menu ladder; do
 	echo "$gov, Debian 6.12 arm64, arm4 table, 2 vCPUs, spread 1500 us x ${S} s:"
-	if ! bash "$LAB" capture -k 6.12 -t "$top_srcdir/lab/tables/arm4.table" \
-		-n 2 -g $gov -w "spread 1500" -s "$S" -o "$T/$gov" \
-		>"$T/$gov.log" 2>&1; then
-		echo "FAIL: $gov: capture"
-		cat "$T/$gov.log" "$T/$gov/console.log" 2>/dev/null | tail -20
-		fail=1
-		continue
-	fi
-	bash "$LAB" replay "$T/$gov" >"$T/$gov.replay" 2>&1 ||
-		{ fail=1; echo "FAIL: $gov: agreement below 99.5%"; }
-	sed 's/^/  /' "$T/$gov.replay"
+	capture_and_replay $gov "$T/$gov"
+	case $? in
+	0) ;;
+	1) fail=1 ;;
+	2)
+		echo "  (below 99.5%: a second capture)"
+		capture_and_replay $gov "$T/$gov-2" ||
+			{ fail=1; echo "FAIL: $gov: agreement below 99.5%, twice"; }
+		;;
+	esac
 done
 exit $fail
