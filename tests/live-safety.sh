@@ -208,11 +208,16 @@ fx --restore > /dev/null 2>&1
 # 3b. SIGKILL of the session and its tool's guardian together (pkill -9
 # idlelab matches both; issue 32, item 4): the tool dies with its
 # guardian, and --restore kills the processes the tool started, which
-# carry the session's mark.
+# carry the session's mark.  The session is stopped first and the
+# guardian killed before it: killed the other way round, the guardian
+# may hear of the session's death in between and end the group itself
+# (it did once, in the sanitizer build), which leaves --restore nothing.
 fresh
 fake_tool_bg "$T/o3b" 5 5 || bad "3b: no switch"
 guardian=$(ps -o ppid= -p "$tool" | tr -d ' ')
-kill -9 "$BG" "$guardian"; wait "$BG" 2>/dev/null; BG=
+kill -STOP "$BG"
+kill -9 "$guardian"
+kill -9 "$BG"; wait "$BG" 2>/dev/null; BG=
 sleep 0.5
 [ -z "$(alive "$T/bin/hackbench")" ] && ok "3b: the tool died with its guardian" ||
 	bad "3b: the tool runs on after its guardian's SIGKILL"
