@@ -65,6 +65,9 @@ capture options:
                        (repeatable): e.g. 'r:lab_sleep
                        tick_nohz_get_sleep_length ret=$retval:s64', the
                        sleep length the governor got
+      --probe-inputs   the kprobes that give import the kernel's own
+                       sleep lengths, residencies (6.12: BTF) and
+                       got_tick flags (doc/importing.md, "Probed inputs")
   -o DIR               where the capture goes (created)
       --no-icount      guest time is the host's (plain TCG): every kernel
                        path takes tens of times longer than on hardware
@@ -335,12 +338,22 @@ boot_guest() {
 	esac
 }
 
+# The kprobe_events lines of --probe-inputs for kernel $1: the residency
+# probe reads its argument's field through BTF, which 6.1's kprobe
+# events cannot.
+probe_defs() {
+	echo 'r:idlelab_sleep_length tick_nohz_get_sleep_length ns=$retval:s64'
+	echo 'r:idlelab_got_tick tick_nohz_idle_got_tick tick=$retval:u8'
+	[ "$1" = 6.1 ] ||
+		echo 'p:idlelab_residency cpuidle_reflect ns=dev->last_residency_ns:s64'
+}
+
 cmd_capture() {
 	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
 	# icount and rcu are read by boot_guest too
 	local icount="-icount shift=0,sleep=on" rcu=yes extra cmdline
-	local clock=mono kprobes=
+	local clock=mono kprobes= probes=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -353,6 +366,7 @@ cmd_capture() {
 		-c|--clock) clock=$2; shift 2 ;;
 		--kprobe) kprobes="$kprobes${kprobes:+
 }$2"; shift 2 ;;
+		--probe-inputs) probes=yes; shift ;;
 		-o) out=$2; shift 2 ;;
 		--no-icount) icount=; shift ;;
 		--rcu-on-cpus) rcu=; shift ;;
@@ -361,6 +375,8 @@ cmd_capture() {
 		esac
 	done
 	[ -n "$out" ] || die "capture: -o DIR is required"
+	[ -n "$probes" ] && kprobes="$kprobes${kprobes:+
+}$(probe_defs "$kernel")"
 	[ -f "$table" ] || die "capture: no table file '$table'"
 	[ "$ncpu" -ge 2 ] 2>/dev/null ||
 		die "capture: --cpus must be 2 or more (one CPU has no idle driver)"

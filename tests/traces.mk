@@ -27,7 +27,13 @@ check_PROGRAMS += tests/check_model_irq
 tests_check_model_irq_SOURCES = tests/check_model_irq.c tests/model-events.h
 tests_check_model_irq_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_irq_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/check_model_probe
+tests_check_model_probe_SOURCES = tests/check_model_probe.c \
+	tests/model-events.h
+tests_check_model_probe_CFLAGS = $(UNIT_CFLAGS)
+tests_check_model_probe_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_model tests/check_model_clock tests/check_model_irq \
+	tests/check_model_probe \
 	tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 

@@ -53,6 +53,9 @@ static const struct {
 	  { "name", "type" } },
 	{ "power", "dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST,
 	  { "name", "type" } },
+	{ "kprobes", "idlelab_sleep_length", EV_PROBE_SLEEP, { "ns" } },
+	{ "kprobes", "idlelab_residency", EV_PROBE_RESIDENCY, { "ns" } },
+	{ "kprobes", "idlelab_got_tick", EV_PROBE_GOT_TICK, { "tick" } },
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
@@ -305,6 +308,13 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 		break;
 	case EV_DEV_QOS_REQUEST:
 		e.dqreq.cpu = dev_qos_cpu(f, r);
+		break;
+	case EV_PROBE_SLEEP:
+	case EV_PROBE_RESIDENCY:
+		e.probe.value = snum(f->f[0], r);
+		break;
+	case EV_PROBE_GOT_TICK:
+		e.probe.value = num(f->f[0], r) != 0;
 		break;
 	default:
 		decode_timer(d, f, r, &e);

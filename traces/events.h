@@ -35,6 +35,12 @@ enum ev_type {
 	EV_SOFTIRQ_ENTRY,		/* irq:softirq_entry */
 	EV_SOFTIRQ_EXIT,		/* irq:softirq_exit */
 	EV_LOST,			/* the reader saw lost events */
+	/* kprobe events that carry the kernel's own governor inputs
+	 * (doc/importing.md, "Probed inputs"); after EV_LOST, so that a
+	 * trace's events_seen bits keep their meaning */
+	EV_PROBE_SLEEP,			/* idlelab_sleep_length ns= */
+	EV_PROBE_RESIDENCY,		/* idlelab_residency ns= */
+	EV_PROBE_GOT_TICK,		/* idlelab_got_tick tick= */
 	EV_TYPE_COUNT
 };
 
@@ -148,6 +154,9 @@ struct raw_event {
 		struct {
 			uint64_t count;
 		} lost;
+		struct {		/* EV_PROBE_* */
+			int64_t value;
+		} probe;
 	};
 };
 

@@ -43,7 +43,8 @@ const char *ev_system(uint16_t type)
 		[EV_SCHED_SWITCH] = "sched",	[EV_PM_QOS_UPDATE] = "power",
 		[EV_PM_QOS_REQUEST] = "power",	[EV_DEV_QOS_REQUEST] = "power",
 		[EV_IRQ_HANDLER_EXIT] = "irq",	[EV_SOFTIRQ_ENTRY] = "irq",
-		[EV_SOFTIRQ_EXIT] = "irq",
+		[EV_SOFTIRQ_EXIT] = "irq",	[EV_PROBE_SLEEP] = "kprobes",
+		[EV_PROBE_RESIDENCY] = "kprobes", [EV_PROBE_GOT_TICK] = "kprobes",
 	};
 
 	return type < EV_TYPE_COUNT ? sys[type] : NULL;

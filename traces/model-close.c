@@ -208,9 +208,10 @@ static int grow(struct hold *h, struct idl_err *err)
  * this CPU goes out as it is.
  */
 static int queue(struct model *m, struct cpu_state *c,
-		 const struct idle_period *p, uint64_t final, uint64_t now,
+		 const struct idle_period *p, uint64_t final, bool probed,
 		 struct idl_err *err)
 {
+	uint64_t now = c->last_ts;
 	struct hold *h = c->hold;
 	struct held *x;
 
@@ -228,6 +229,7 @@ static int queue(struct model *m, struct cpu_state *c,
 	x->sel = c->sel_ts;
 	x->final = final;
 	x->lonely = c->sel_lonely;
+	x->probed = probed;
 	return model_release(m, c, now, err);
 }
 
@@ -270,7 +272,7 @@ int model_bound_held(struct model *m, struct cpu_state *c, int64_t fire,
 
 	for (k = 0; h && k < h->n; k++) {
 		x = held_at(h, k);
-		if (x->final <= (uint64_t)fire ||
+		if (x->final <= (uint64_t)fire || x->probed ||
 		    (int64_t)x->p.exit_ns > fire || (global && !x->lonely))
 			continue;
 		if (wheel_keeps_tick(m, x, jiffy)) {
@@ -397,16 +399,49 @@ static void residency_lag(struct model *m, const struct idle_period *p)
 		  (above ? -slack : slack), above);
 }
 
+/*
+ * The kernel's own inputs where probe events gave them: they replace what
+ * the model derived.  The kernel's clock reads lie inside the traced
+ * period, so a residency longer than it is not this period's.  True if
+ * the sleep length is the kernel's.
+ */
+static bool probed_inputs(struct model *m, const struct probed *k,
+			  struct idle_period *p)
+{
+	int64_t d = (int64_t)(p->exit_ns - p->entry_ns);
+
+	if (k->have & PROBED_TICK) {
+		p->flags = k->got_tick ? p->flags | IP_GOT_TICK :
+			   p->flags & (uint8_t)~IP_GOT_TICK;
+		m->st.probed_tick++;
+	}
+	if (k->have & PROBED_RES) {
+		if (k->res_ns >= 0 && k->res_ns <= d) {
+			p->exit_ns = p->entry_ns + (uint64_t)k->res_ns;
+			m->st.probed_res++;
+		} else {
+			m->st.probe_res_off++;
+		}
+	}
+	if (!(k->have & PROBED_SLEEP))
+		return false;
+	p->sleep_length_ns = k->sleep_ns >= TRACE_TIME_MAX ? NONE : k->sleep_ns;
+	p->flags |= IP_SLEEP_EXACT;
+	m->st.probed_sleep++;
+	return true;
+}
+
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 {
 	struct cpu_state *c = &m->cpus[cpu];
 	struct idle_period p;
 	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts, off;
 	uint64_t final;
-	bool exact = true;
+	bool exact = true, probed;
 
 	memset(&p, 0, sizeof(p));
 	c->closing = false;
+	c->reflect_due = false;
 	p.entry_ns = c->entry_ns;
 	p.exit_ns = c->exit_ns;
 	p.cpu = cpu;
@@ -468,6 +503,8 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		p.sleep_length_ns = min64(p.delta_tick_ns, rel(hr_t, sel));
 	if (exact)
 		p.flags |= IP_SLEEP_EXACT;
+	probed = probed_inputs(m, &c->probe, &p);
+	c->probe.have = 0;
 
 	if (m->o.poll_state >= 0 && p.state == m->o.poll_state &&
 	    poll_timed_out(m, c))
@@ -488,12 +525,13 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	}
 	c->last_emitted = p.entry_ns;
 	residency_lag(m, &p);
-	/* settled once the earliest known timer is due, or after 2 s */
-	final = p.entry_ns + HOLD_MAX_NS;
+	/* settled once the earliest known timer is due, or after 2 s (at
+	 * once with the kernel's sleep length) */
+	final = probed ? p.entry_ns : p.entry_ns + HOLD_MAX_NS;
 	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)
 		final = sel + p.sleep_length_ns > 0 ?
 			(uint64_t)(sel + p.sleep_length_ns) : 0;
-	return queue(m, c, &p, final, c->last_ts, err);
+	return queue(m, c, &p, final, probed, err);
 }
 
 int model_sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)

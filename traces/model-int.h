@@ -60,6 +60,8 @@ struct held {
 	bool			lonely;		/* the last CPU awake at select:
 						 * others' unpinned timers
 						 * counted (timer migration) */
+	bool			probed;		/* the kernel's sleep length:
+						 * no bound applies */
 };
 
 #define UNKNOWN_RUNS	8		/* pending per CPU */
@@ -144,6 +146,16 @@ struct cause {
 	uint64_t	after_exit_ts;	/* the first one after the exit */
 };
 
+/* What probe events said of a period (PROBED_* in have). */
+#define PROBED_SLEEP	0x01
+#define PROBED_RES	0x02
+#define PROBED_TICK	0x04
+struct probed {
+	uint8_t		have;
+	bool		got_tick;
+	int64_t		sleep_ns, res_ns;
+};
+
 struct cpu_state {
 	uint8_t		phase;
 	bool		seen_idle;
@@ -207,6 +219,13 @@ struct cpu_state {
 	 * waits for their re-arm (model-close.c, model_unknown_run()) */
 	struct unknown_run runs[UNKNOWN_RUNS];
 	uint32_t	nruns;
+	/* the kernel's own inputs from probe events (model_probe()): the
+	 * sleep length of the last select, of the current period, and
+	 * the residency and got_tick of its reflect */
+	struct probed	next_probe, probe;
+	/* closed at the next event not a probe: the reflect's probes
+	 * come after its cpu_idle_miss */
+	bool		reflect_due;
 };
 
 struct model {
@@ -233,6 +252,9 @@ struct model {
 	uint32_t		unknown_runs;	/* pending, all CPUs */
 	/* an idle exit stamped off the whole microsecond: not µs text */
 	bool			fine_stamps;
+	/* a residency or got_tick probe seen: cpu_idle_miss waits for
+	 * the reflect's probes (model_probe()) */
+	bool			reflect_probes;
 	int32_t			free_list;
 	int32_t			*buckets;
 	struct timer_node	*nodes;

@@ -395,6 +395,8 @@ static int on_idle(struct model *m, const struct raw_event *e,
 			   (int16_t)e->idle.state;
 		c->entry_qos_us = model_qos_at_entry(m, c);
 		c->flags = 0;
+		c->probe = c->next_probe;	/* its select's sleep length */
+		c->next_probe.have = 0;
 		memset(&c->c, 0, sizeof(c->c));
 		c->c.got_tick = c->tick_latch;
 		c->tick_latch = false;
@@ -739,6 +741,10 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 		c->flags |= e->miss.below ? IP_MISS_BELOW : IP_MISS_ABOVE;
 		if (model_poll_end_later(m, c))
 			return 0;
+		if (m->reflect_probes) {
+			c->reflect_due = true;
+			return 0;
+		}
 		return model_close_period(m, cpu, err);
 	}
 	c = &m->cpus[e->cpu];
@@ -759,6 +765,7 @@ static int on_boundary(struct model *m, const struct raw_event *e,
 	}
 	c->loop_ending = false;
 	c->stop_next_known = false;	/* a select that entered nothing */
+	c->next_probe.have = 0;
 	if (e->sw.next_pid == 0) {
 		c->phase = PH_LOOP;
 		c->idle_switch_ts = e->ts;
@@ -795,6 +802,41 @@ static void follow_irqs(struct cpu_state *c, const struct raw_event *e)
 		c->chain = CH_NONE;
 	else if (c->chain == CH_OPEN)
 		c->chain = e->type == EV_IRQ_HANDLER_ENTRY ? CH_IRQ : CH_OTHER;
+}
+
+/*
+ * A probe event with a value the kernel's governor read (doc/importing.md,
+ * "Probed inputs"): the sleep length of the select that enters the next
+ * period, and the residency and got_tick of the reflect after the period
+ * just ended (still collecting causes: cpu_idle_miss waits for them once
+ * such probes are seen).  Probes are no part of the model's own view.
+ */
+static void on_probe(struct model *m, struct cpu_state *c,
+		     const struct raw_event *e)
+{
+	switch (e->type) {
+	case EV_PROBE_SLEEP:
+		c->next_probe.have = PROBED_SLEEP;
+		c->next_probe.sleep_ns = e->probe.value;
+		break;
+	case EV_PROBE_RESIDENCY:
+		m->reflect_probes = true;
+		if (c->closing) {
+			c->probe.have |= PROBED_RES;
+			c->probe.res_ns = e->probe.value;
+		}
+		break;
+	default:
+		/* the governor's reflect reads (and clears) the flag first;
+		 * do_idle()'s read after it (stable kernels) is not the
+		 * governor's */
+		m->reflect_probes = true;
+		if (c->closing && !(c->probe.have & PROBED_TICK)) {
+			c->probe.have |= PROBED_TICK;
+			c->probe.got_tick = e->probe.value != 0;
+		}
+		break;
+	}
 }
 
 /*
@@ -854,6 +896,12 @@ int model_feed(struct model *m, const struct raw_event *e,
 		m->st.late_events++;
 	else
 		c->last_ts = e->ts;
+	if (e->type >= EV_PROBE_SLEEP) {
+		on_probe(m, c, e);
+		return 0;
+	}
+	if (c->reflect_due && c->closing && model_close_period(m, e->cpu, err))
+		return -1;
 	if (!m->o.hz) {
 		hz_est_feed(&m->hz_est, e);
 		if (!m->tick_ns && hz_est_result(&m->hz_est))

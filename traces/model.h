@@ -100,6 +100,9 @@ struct model_stats {
 	uint64_t	lag_bounds;		/* all of them */
 	uint64_t	tmigr_last;		/* selects as the last active CPU */
 	uint64_t	stop_next_used;		/* sleep lengths from a tick stop */
+	/* periods with the kernel's own input from a probe event */
+	uint64_t	probed_sleep, probed_res, probed_tick;
+	uint64_t	probe_res_off;		/* residency probes not used */
 	uint64_t	wake[WAKE_CAUSE_COUNT];
 	uint64_t	first_ts, last_ts;
 	uint32_t	max_cpu;		/* highest CPU seen + 1 */

@@ -292,6 +292,30 @@ static bool fast_wakeup(const char *s, struct raw_event *e)
 	return true;
 }
 
+/* A probe's "(WHERE) KEY=VALUE", VALUE decimal and maybe negative (a
+ * value too long for digits() goes to the general decoder). */
+static bool fast_probe(const char *s, struct raw_event *e)
+{
+	const char *key = e->type == EV_PROBE_GOT_TICK ? "tick=" : "ns=";
+	bool neg;
+	uint64_t v;
+
+	s = strstr(s, ") ");
+	if (!s)
+		return false;
+	s += 2;
+	if (!key_at(&s, key, strlen(key)))
+		return false;
+	neg = *s == '-';
+	s += neg;
+	if (!digits(&s, 18, &v) || !value_end(*s))
+		return false;
+	e->probe.value = neg ? -(int64_t)v : (int64_t)v;
+	if (e->type == EV_PROBE_GOT_TICK)
+		e->probe.value = v != 0;
+	return true;
+}
+
 /* The fields of @e's type into @e, or false: the general decoder's. */
 static bool fast_decode(struct text_fast *f, const char *s,
 			struct raw_event *e)
@@ -332,6 +356,10 @@ static bool fast_decode(struct text_fast *f, const char *s,
 			return false;
 		e->irq.irq = (int32_t)v;
 		return true;
+	case EV_PROBE_SLEEP:
+	case EV_PROBE_RESIDENCY:
+	case EV_PROBE_GOT_TICK:
+		return fast_probe(s, e);
 	default:
 		return false;
 	}

@@ -69,9 +69,11 @@ uint16_t text_event_by_name(const char *name, size_t len)
 	case 16:
 		NAME_IS("ipi_send_cpumask", EV_IPI_SEND_CPUMASK);
 		NAME_IS("irq_handler_exit", EV_IRQ_HANDLER_EXIT);
+		NAME_IS("idlelab_got_tick", EV_PROBE_GOT_TICK);
 		break;
 	case 17:
 		NAME_IS("irq_handler_entry", EV_IRQ_HANDLER_ENTRY);
+		NAME_IS("idlelab_residency", EV_PROBE_RESIDENCY);
 		break;
 	case 18:
 		NAME_IS("timer_expire_entry", EV_TIMER_EXPIRE_ENTRY);
@@ -80,6 +82,7 @@ uint16_t text_event_by_name(const char *name, size_t len)
 	case 20:
 		NAME_IS("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY);
 		NAME_IS("pm_qos_update_target", EV_PM_QOS_UPDATE);
+		NAME_IS("idlelab_sleep_length", EV_PROBE_SLEEP);
 		break;
 	case 21:
 		NAME_IS("pm_qos_update_request", EV_PM_QOS_REQUEST);

@@ -283,6 +283,17 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
 		return get_i32(l, "vec", &e->irq.irq);
+	case EV_PROBE_SLEEP:
+	case EV_PROBE_RESIDENCY:
+		if (get_num(l, "ns", 10, true, &v, true))
+			return -1;
+		e->probe.value = (int64_t)v;
+		return 0;
+	case EV_PROBE_GOT_TICK:
+		if (get_num(l, "tick", 10, false, &v, true))
+			return -1;
+		e->probe.value = v != 0;
+		return 0;
 	case EV_IPI_SEND_CPU:
 		if (get_num(l, "cpu", 10, false, &v, true))
 			return -1;
