@@ -136,16 +136,27 @@ int idlectl_get_governor(const char *root, char *buf, size_t len,
 	return 0;
 }
 
-int idlectl_set_governor(const char *root, const char *gov,
-			 struct idl_err *err)
+int idlectl_write_governor(const char *root, const char *gov,
+			   struct idl_err *err)
 {
-	char p[4096], now[IDLECTL_GOV_LEN];
+	char p[4096];
 
 	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
 	if (write_str(p, gov))
 		return idl_err_set(err, IDL_EXIT_FAILURE,
 				   "cannot set governor %s: %s: %s", gov, p,
 				   strerror(errno));
+	return 0;
+}
+
+int idlectl_set_governor(const char *root, const char *gov,
+			 struct idl_err *err)
+{
+	char p[4096], now[IDLECTL_GOV_LEN];
+
+	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
+	if (idlectl_write_governor(root, gov, err))
+		return -1;
 	if (idlectl_get_governor(root, now, sizeof(now), err))
 		return -1;
 	if (strcmp(now, gov))

@@ -43,6 +43,9 @@ int idlectl_available(const char *root, char govs[][IDLECTL_GOV_LEN],
 		      int max, struct idl_err *err);
 int idlectl_get_governor(const char *root, char *buf, size_t len,
 			 struct idl_err *err);
+/* Write the governor (no read-back: someone else may write it too). */
+int idlectl_write_governor(const char *root, const char *gov,
+			   struct idl_err *err);
 /* Write the governor and read it back; error if it did not take. */
 int idlectl_set_governor(const char *root, const char *gov,
 			 struct idl_err *err);
