@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "trace.h"
 #include "text-import.h"
 #include "model-events.h"
 
@@ -48,6 +49,7 @@ static struct raw_event miss(uint64_t ts, uint32_t cpu, uint32_t state,
 START_TEST(test_probes_replace_inputs)
 {
 	struct model *m = mk(true);
+	struct trace_meta meta;
 	struct raw_event e[] = {
 		sw(1000, 0, 42, 0),
 		hr(EV_HRTIMER_START, 500000, 0, 0x2000, 5000000, false, HRW),
@@ -71,6 +73,10 @@ START_TEST(test_probes_replace_inputs)
 	ck_assert_uint_eq(model_get_stats(m)->probed_sleep, 1);
 	ck_assert_uint_eq(model_get_stats(m)->probed_res, 1);
 	ck_assert_uint_eq(model_get_stats(m)->probed_tick, 1);
+	/* every period ends where the kernel measured it: no lag */
+	trace_meta_init(&meta);
+	model_fill_meta(m, &meta);
+	ck_assert_int_eq(meta.residency_lag_ns, 0);
 	model_free(m);
 }
 END_TEST

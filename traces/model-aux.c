@@ -413,7 +413,10 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm)
 		if (st->by_type[t])
 			wm->events_seen |= 1U << t;
 	wm->poll_ends_seen = st->poll_ends_seen;
-	wm->residency_lag_ns = model_residency_lag(st, NULL);
+	/* most periods end where the kernel measured them (probes): the
+	 * trace's measure is the kernel's */
+	wm->residency_lag_ns = st->probed_res * 2 > st->periods ? 0 :
+			       model_residency_lag(st, NULL);
 	wm->nr_events = st->events;
 	wm->lost_events = st->lost_events;
 	wm->start_ns = st->first_ts;

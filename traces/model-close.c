@@ -402,13 +402,14 @@ static void residency_lag(struct model *m, const struct idle_period *p)
 /*
  * The kernel's own inputs where probe events gave them: they replace what
  * the model derived.  The kernel's clock reads lie inside the traced
- * period, so a residency longer than it is not this period's.  True if
- * the sleep length is the kernel's.
+ * period, so a residency longer than it is not this period's.  Returns
+ * what was taken (PROBED_*).
  */
-static bool probed_inputs(struct model *m, const struct probed *k,
-			  struct idle_period *p)
+static uint8_t probed_inputs(struct model *m, const struct probed *k,
+			     struct idle_period *p)
 {
 	int64_t d = (int64_t)(p->exit_ns - p->entry_ns);
+	uint8_t used = k->have & PROBED_TICK;
 
 	if (k->have & PROBED_TICK) {
 		p->flags = k->got_tick ? p->flags | IP_GOT_TICK :
@@ -419,16 +420,17 @@ static bool probed_inputs(struct model *m, const struct probed *k,
 		if (k->res_ns >= 0 && k->res_ns <= d) {
 			p->exit_ns = p->entry_ns + (uint64_t)k->res_ns;
 			m->st.probed_res++;
+			used |= PROBED_RES;
 		} else {
 			m->st.probe_res_off++;
 		}
 	}
 	if (!(k->have & PROBED_SLEEP))
-		return false;
+		return used;
 	p->sleep_length_ns = k->sleep_ns >= TRACE_TIME_MAX ? NONE : k->sleep_ns;
 	p->flags |= IP_SLEEP_EXACT;
 	m->st.probed_sleep++;
-	return true;
+	return used | PROBED_SLEEP;
 }
 
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
@@ -437,7 +439,8 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	struct idle_period p;
 	int64_t hr_t = NONE, wh_t = NONE, best, est, sel = c->sel_ts, off;
 	uint64_t final;
-	bool exact = true, probed;
+	bool exact = true;
+	uint8_t probed;
 
 	memset(&p, 0, sizeof(p));
 	c->closing = false;
@@ -524,14 +527,15 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		return 0;
 	}
 	c->last_emitted = p.entry_ns;
-	residency_lag(m, &p);
+	if (!(probed & PROBED_RES))	/* the kernel's own has no lag */
+		residency_lag(m, &p);
 	/* settled once the earliest known timer is due, or after 2 s (at
 	 * once with the kernel's sleep length) */
-	final = probed ? p.entry_ns : p.entry_ns + HOLD_MAX_NS;
+	final = probed & PROBED_SLEEP ? p.entry_ns : p.entry_ns + HOLD_MAX_NS;
 	if (p.sleep_length_ns != NONE && sel + p.sleep_length_ns < (int64_t)final)
 		final = sel + p.sleep_length_ns > 0 ?
 			(uint64_t)(sel + p.sleep_length_ns) : 0;
-	return queue(m, c, &p, final, probed, err);
+	return queue(m, c, &p, final, probed & PROBED_SLEEP, err);
 }
 
 int model_sweep_deadlines(struct model *m, uint64_t now, struct idl_err *err)
