@@ -183,15 +183,7 @@ static void summary(const char *in, const struct import_summary *s)
 		fprintf(stderr, "sleep lengths whose timer part is the tick "
 			"stop's programming: %llu\n",
 			(unsigned long long)st->stop_next_used);
-	if (st->probed_sleep || st->probed_res || st->probed_tick ||
-	    st->probe_res_off)
-		fprintf(stderr, "the kernel's own inputs (probe events): sleep "
-			"length %llu, residency %llu (%llu outside their "
-			"period, not used), got_tick %llu\n",
-			(unsigned long long)st->probed_sleep,
-			(unsigned long long)st->probed_res,
-			(unsigned long long)st->probe_res_off,
-			(unsigned long long)st->probed_tick);
+	model_print_probed(st, "", stderr);
 	if (st->hold_bounded || st->hold_lowered || st->stale_timers ||
 	    st->hold_global || st->hold_deferrable)
 		fprintf(stderr, "timers armed before the capture: bounded %llu "

@@ -15,7 +15,7 @@
 
 static const char record_usage[] =
 "usage: idlelab record -o FILE [--duration SECS] [--cpus LIST] [--raw FILE]\n"
-"                      [-- COMMAND [ARGS...]]\n\n"
+"                      [--probe-inputs] [-- COMMAND [ARGS...]]\n\n"
 "Record idle periods of this machine with tracefs (root).  A private\n"
 "instance idlelab-record-PID-RANDOM is used and removed on every exit.\n";
 
@@ -55,6 +55,9 @@ int cmd_record(int argc, char **argv)
 			"record only these CPUs (\"0-3,6\")"),
 		IDL_OPT_OUTPUT('r', "raw", &o.raw, "FILE",
 			"also write the raw events as ftrace-style text"),
+		IDL_OPT_FLAG(0, "probe-inputs", &o.probe_inputs,
+			"kprobes give the kernel's own sleep lengths, "
+			"residencies and got_tick flags"),
 		IDL_OPT_FLAG('q', "quiet", &o.quiet, "no summary on stderr"),
 		IDL_OPT_END
 	};

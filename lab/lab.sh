@@ -566,7 +566,9 @@ cmd_replay() {
 	for f in "$d"/rec-*.idl; do
 		[ -f "$f" ] || continue
 		gov=${f##*/rec-}
-		agreement "$d" "${f##*/}" judge "${gov%.idl}" "$kernel" || rc=1
+		gov=${gov%.idl}
+		agreement "$d" "${f##*/}" judge "${gov%-probed}" "$kernel" ||
+			rc=1
 	done
 	[ -f "$d/governor" ] || return $rc
 	gov=$(cat "$d/governor")

@@ -53,9 +53,10 @@ static const struct {
 	  { "name", "type" } },
 	{ "power", "dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST,
 	  { "name", "type" } },
-	{ "kprobes", "idlelab_sleep_length", EV_PROBE_SLEEP, { "ns" } },
-	{ "kprobes", "idlelab_residency", EV_PROBE_RESIDENCY, { "ns" } },
-	{ "kprobes", "idlelab_got_tick", EV_PROBE_GOT_TICK, { "tick" } },
+	/* kprobes: a user's (group "kprobes") or record's own, any group */
+	{ NULL, "idlelab_sleep_length", EV_PROBE_SLEEP, { "ns" } },
+	{ NULL, "idlelab_residency", EV_PROBE_RESIDENCY, { "ns" } },
+	{ NULL, "idlelab_got_tick", EV_PROBE_GOT_TICK, { "tick" } },
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))

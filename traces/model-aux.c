@@ -86,6 +86,20 @@ int32_t ev_cpu_device(const char *name, size_t n)
 	return i > 3 && cpu < TRACE_MAX_CPUS ? cpu : -1;
 }
 
+void model_print_probed(const struct model_stats *st, const char *prefix,
+			FILE *f)
+{
+	if (st->probed_sleep || st->probed_res || st->probed_tick ||
+	    st->probe_res_off)
+		fprintf(f, "%sthe kernel's own inputs (probe events): sleep "
+			"length %llu, residency %llu (%llu outside their "
+			"period, not used), got_tick %llu\n", prefix,
+			(unsigned long long)st->probed_sleep,
+			(unsigned long long)st->probed_res,
+			(unsigned long long)st->probe_res_off,
+			(unsigned long long)st->probed_tick);
+}
+
 /* What the absence of each needed event class costs (doc/importing.md). */
 void model_print_missing(const struct model_stats *st, FILE *f)
 {

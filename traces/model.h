@@ -131,6 +131,10 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm);
 /* One line per needed event that was absent, with what it costs (from
  * the stats: they outlive the model in an import's summary). */
 void model_print_missing(const struct model_stats *st, FILE *f);
+/* The periods whose inputs probe events gave, one line after @prefix
+ * (nothing without such events). */
+void model_print_probed(const struct model_stats *st, const char *prefix,
+			FILE *f);
 void model_free(struct model *m);
 
 /* The trace's idle periods less the kernel's measure of them, ns: one

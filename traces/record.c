@@ -33,6 +33,7 @@
 #include "model.h"
 #include "number.h"
 #include "record.h"
+#include "record-probes.h"
 #include "trace.h"
 
 #define REC_WINDOW	(1 << 18)	/* reordering window, events */
@@ -328,6 +329,7 @@ void trace_record_remove_stale(void)
 				st.name[i]);
 		tracefs_instance_free(in);
 	}
+	rec_probes_remove_unused();
 }
 
 static int make_instance(struct rec *r, struct idl_err *err)
@@ -385,7 +387,8 @@ static void destroy_instance(struct rec *r)
 static int setup_instance(struct rec *r, struct idl_err *err)
 {
 	static const char *const systems[] = { "power", "timer", "irq",
-					       "ipi", "sched", NULL };
+					       "ipi", "sched",
+					       REC_PROBE_GROUP, NULL };
 	char mask[300], size[32];
 	size_t i;
 	int n = 0;
@@ -426,6 +429,9 @@ static int setup_instance(struct rec *r, struct idl_err *err)
 				"available\n", rec_events[i][0],
 				rec_events[i][1]);
 	}
+	if (r->o->probe_inputs && rec_probes_setup(r->inst, r->o->quiet,
+						   err) < 0)
+		return -1;
 	r->tep = tracefs_local_events_system(NULL, systems);
 	if (!r->tep)
 		return idl_err_set(err, IDL_EXIT_FAILURE,
@@ -706,6 +712,7 @@ static void summary(const struct rec *r, const struct model_stats *st)
 			"order beyond the window, %llu periods dropped\n",
 			(unsigned long long)st->late_events,
 			(unsigned long long)st->disordered);
+	model_print_probed(st, "idlelab record: ", stderr);
 	if (r->dec.no_symbols)
 		fprintf(stderr, "idlelab record: some timer functions had "
 			"no symbol (is /proc/kallsyms readable?)\n");
@@ -780,6 +787,8 @@ static void cleanup(struct rec *r)
 		r->child = 0;
 	}
 	destroy_instance(r);
+	if (r->o->probe_inputs)
+		rec_probes_remove_unused();
 	close_raw(r, false, NULL);
 	if (r->w)
 		trace_writer_abort(r->w);

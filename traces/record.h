@@ -25,6 +25,7 @@ struct record_opts {
 	const char	*raw;		/* also write the events as text */
 	char *const	*command;	/* NULL or argv run while recording */
 	bool		quiet;		/* no summary on stderr */
+	bool		probe_inputs;	/* kprobes: the kernel's own inputs */
 	struct record_result *result;	/* optional */
 };
 
@@ -33,8 +34,9 @@ int trace_record(const struct record_opts *o, struct idl_err *err);
 
 /*
  * Remove the tracefs instances of recorders that are gone (killed with
- * SIGKILL), saying so on stderr; record's start and live's start and
- * --restore call it.  Nothing happens without tracefs or root.
+ * SIGKILL), saying so on stderr, and the --probe-inputs probes no
+ * instance uses; record's start and live's start and --restore call it.
+ * Nothing happens without tracefs or root.
  */
 void trace_record_remove_stale(void);
 /*

@@ -5,18 +5,22 @@
 #   states.check  `idlelab states` against sysfs, every CPU and state
 #   rec-GOV.idl   `idlelab record` of a workload under each governor the
 #                 kernel offers (lab.sh replay scores them)
+#   rec-GOV-probed.idl  the same with --probe-inputs, under menu (or the
+#                 first governor; PROBED: 1, 0 leaves it out), and a probed
+#                 recorder killed: the next record removes its probes
 #   live/         `idlelab live` over those governors (compare, report)
 #   soak.log      tests/live-soak.sh: SIGKILLs of live and record
 #   summary       one line per part; FAIL lines for what went wrong
 # Settings (lab.sh run -E NAME=VALUE): RECORD_WORK ("spread 1500"),
 # RECORD_SECS (6), BENCH, RUNS (3), WARMUP (1), DURATION (2), KILLS (20),
-# RECORD_KILLS (5), SOAK (/lab/tests/live-soak.sh: where lab.sh run puts
+# RECORD_KILLS (5), PROBED (1), SOAK (/lab/tests/live-soak.sh: where lab.sh run puts
 # the tree's tests); a part is left out when its count is 0.
 set -u
 SYS=/sys/devices/system/cpu
 cd "$OUT" || exit 1
 : "${RECORD_WORK:=spread 1500}" "${RECORD_SECS:=6}" "${RUNS:=3}"
 : "${WARMUP:=1}" "${DURATION:=2}" "${KILLS:=20}" "${RECORD_KILLS:=5}"
+: "${PROBED:=1}"
 : "${BENCH:=pingpong,timer,wakeup,hackbench,cyclictest}"
 RECORD_WORK=$(echo "$RECORD_WORK" | tr _ ' ')
 fail=0
@@ -76,6 +80,41 @@ if [ "$RECORD_SECS" != 0 ]; then
 		fi
 	done
 	echo "$G0" > $SYS/cpuidle/current_governor
+fi
+
+# the same with the kernel's own inputs, probed; the probes' definitions
+# go with the recorder, and a killed recorder's with the next one
+probes() {
+	grep -c '^[pr][0-9]*:idlelab_record/' /sys/kernel/tracing/kprobe_events
+}
+if [ "$RECORD_SECS" != 0 ] && [ "$PROBED" != 0 ]; then
+	# menu reads all three inputs, ladder none
+	case " $GOVS " in
+	*" menu "*) g=menu ;;
+	*) g=${GOVS%% *} ;;
+	esac
+	echo "$g" > $SYS/cpuidle/current_governor
+	# shellcheck disable=SC2086
+	if idlelab record --probe-inputs -o "rec-$g-probed.idl" -- 		idle-workload $RECORD_WORK "$RECORD_SECS" 		> "rec-$g-probed.log" 2>&1; then
+		say "record --probe-inputs under $g:" 		    "$(grep 'probe events' "rec-$g-probed.log")"
+	else
+		bad "record --probe-inputs under $g: $(tail -1 "rec-$g-probed.log")"
+	fi
+	[ "$(probes)" = 0 ] ||
+		bad "record --probe-inputs left $(probes) kprobe definitions"
+	idlelab record --probe-inputs -q -o rec-killed.idl -d 60 &
+	sleep 3
+	n=$(probes)
+	kill -9 $!
+	wait $! 2>/dev/null
+	idlelab record -q -o rec-after.idl -d 1 > rec-after.log 2>&1
+	if [ "$n" -ge 2 ] && [ "$(probes)" = 0 ]; then
+		say "a killed probed recorder's $n probes: removed by the next record"
+	else
+		bad "killed probed recorder: $n probes while it ran," 		    "$(probes) after the next record"
+	fi
+	echo "$G0" > $SYS/cpuidle/current_governor
+	rm -f rec-killed.idl rec-after.idl
 fi
 
 # a command that cannot run: exit 2, nothing written
