@@ -73,10 +73,23 @@ sed 's/^/  /' "$T/out/summary" 2>/dev/null
 grep -q . "$T/out/summary" 2>/dev/null ||
 	{ tail -20 "$T/run.log" "$T/out/console.log" 2>/dev/null; exit 1; }
 
-# the recordings against the kernel's choices
-bash "$LAB/lab.sh" replay "$T/out" >"$T/replay.log" 2>&1 ||
-	bad "record: agreement below 99.5%"
-sed 's/^/  /' "$T/replay.log"
+# the recordings against the kernel's choices.  A recording without the
+# probed inputs can fall just short on a loaded host (issue 29: 99.49%
+# miss class on 1584 entries once, in CI's sanitizer run): the
+# recordings alone are then made again once, and those must pass.
+if bash "$LAB/lab.sh" replay "$T/out" >"$T/replay.log" 2>&1; then
+	sed 's/^/  /' "$T/replay.log"
+else
+	sed 's/^/  /' "$T/replay.log"
+	echo "  below 99.5%: the recordings made again once"
+	IDLELAB_LAB_CACHE=$T/cache bash "$LAB/lab.sh" run \
+		-x "$LAB/guest/live-lab.sh" -o "$T/again" -E RECORD_SECS=6 \
+		-E RUNS=0 -E KILLS=0 >"$T/run2.log" 2>&1 ||
+		bad "the guest's script, again: $(tail -1 "$T/run2.log")"
+	bash "$LAB/lab.sh" replay "$T/again" >"$T/replay.log" 2>&1 ||
+		bad "record: agreement below 99.5%, twice"
+	sed 's/^/  /' "$T/replay.log"
+fi
 [ "$(grep -c '^rec-' "$T/replay.log")" -ge 2 ] ||
 	bad "record: fewer than two recordings replayed"
 
