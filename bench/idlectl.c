@@ -149,21 +149,36 @@ int idlectl_write_governor(const char *root, const char *gov,
 	return 0;
 }
 
+/*
+ * Another writer on the host may switch the governor between our write
+ * and its read-back; that is not a refusal by the kernel (which fails the
+ * write itself), so the write is made again a few times, a little later
+ * each time, before the governor counts as "did not take".
+ */
+#define SET_GOVERNOR_TRIES 5
+
 int idlectl_set_governor(const char *root, const char *gov,
 			 struct idl_err *err)
 {
 	char p[4096], now[IDLECTL_GOV_LEN];
+	int try;
 
 	snprintf(p, sizeof(p), "%s/cpuidle/current_governor", root);
-	if (idlectl_write_governor(root, gov, err))
-		return -1;
-	if (idlectl_get_governor(root, now, sizeof(now), err))
-		return -1;
-	if (strcmp(now, gov))
-		return idl_err_set(err, IDL_EXIT_FAILURE,
-				   "governor %s did not take: %s reads '%s'",
-				   gov, p, now);
-	return 0;
+	for (try = 1; ; try++) {
+		if (idlectl_write_governor(root, gov, err))
+			return -1;
+		if (idlectl_get_governor(root, now, sizeof(now), err))
+			return -1;
+		if (!strcmp(now, gov))
+			return 0;
+		if (try == SET_GOVERNOR_TRIES)
+			break;
+		usleep(10000 * try);
+	}
+	return idl_err_set(err, IDL_EXIT_FAILURE,
+			   "governor %s did not take: %s reads '%s' after %d "
+			   "writes (someone else writing it?)", gov, p, now,
+			   SET_GOVERNOR_TRIES);
 }
 
 int idlectl_get_disable(const char *root, unsigned int cpu,

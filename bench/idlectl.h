@@ -46,7 +46,10 @@ int idlectl_get_governor(const char *root, char *buf, size_t len,
 /* Write the governor (no read-back: someone else may write it too). */
 int idlectl_write_governor(const char *root, const char *gov,
 			   struct idl_err *err);
-/* Write the governor and read it back; error if it did not take. */
+/*
+ * Write the governor and read it back, again up to a few times while
+ * another writer changes it in between; error if it never took.
+ */
 int idlectl_set_governor(const char *root, const char *gov,
 			 struct idl_err *err);
 int idlectl_get_disable(const char *root, unsigned int cpu,
