@@ -187,10 +187,16 @@ fetch_tracecmd() {
 # The workload, static for the guest; rebuilt when its source changes.
 build_workload() {
 	local src=$TOP/tests/idle-workload.c out=$CACHE/idle-workload
-	[ -x "$out" ] && [ "$out" -nt "$src" ] && return
+	local btf=$TOP/lib/btf.c
+	[ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$btf" ] &&
+		[ "$out" -nt "$TOP/lib/btf.h" ] && return
 	command -v "$CROSS_CC" >/dev/null ||
 		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
-	"$CROSS_CC" -O2 -static -o "$out.tmp$$" "$src" -lm
+	# lib/btf.c wants the build's config.h, and needs nothing of it
+	mkdir -p "$CACHE/cross-include"
+	: > "$CACHE/cross-include/config.h"
+	"$CROSS_CC" -O2 -static -I"$CACHE/cross-include" -I"$TOP/lib" \
+		-o "$out.tmp$$" "$src" "$btf" -lm
 	mv "$out.tmp$$" "$out"
 }
 
@@ -338,14 +344,18 @@ boot_guest() {
 	esac
 }
 
-# The kprobe_events lines of --probe-inputs for kernel $1: the residency
-# probe reads its argument's field through BTF, which 6.1's kprobe
-# events cannot.
+# The kprobe_events lines of --probe-inputs for kernel $1.  The residency
+# probe reads its argument's field: by name through BTF on 6.12; 6.1's
+# kprobe events cannot, so there the guest puts the field's offset from
+# the kernel's BTF in place of {cpuidle_device.last_residency_ns}.
 probe_defs() {
 	echo 'r:idlelab_sleep_length tick_nohz_get_sleep_length ns=$retval:s64'
 	echo 'r:idlelab_got_tick tick_nohz_idle_got_tick tick=$retval:u8'
-	[ "$1" = 6.1 ] ||
+	if [ "$1" = 6.1 ]; then
+		echo 'p:idlelab_residency cpuidle_reflect ns=+{cpuidle_device.last_residency_ns}($arg1):s64'
+	else
 		echo 'p:idlelab_residency cpuidle_reflect ns=dev->last_residency_ns:s64'
+	fi
 }
 
 cmd_capture() {

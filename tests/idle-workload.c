@@ -21,7 +21,11 @@
  *                                           resume latency "n/a" (0 us)
  *                                           in the last (root)
  *
- * DURATION is in seconds.
+ * DURATION is in seconds.  And, for the lab guest's kprobe events on
+ * kernels that cannot read a field through BTF themselves (6.1):
+ *
+ *   idle-workload btf-offset STRUCT MEMBER  the member's byte offset, read
+ *                                           from /sys/kernel/btf/vmlinux
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +39,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "btf.h"
 
 static unsigned long long now_ns(void)
 {
@@ -210,7 +216,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: idle-workload idle SECONDS\n"
 		"       idle-workload periodic|random|spread|pingpong|"
-		"randpong|qos US SECONDS\n");
+		"randpong|qos US SECONDS\n"
+		"       idle-workload btf-offset STRUCT MEMBER\n");
 	return 2;
 }
 
@@ -225,6 +232,18 @@ int main(int argc, char **argv)
 		if (secs <= 0)
 			return usage();
 		ns_sleep((unsigned long long)(secs * 1e9));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "btf-offset")) {
+		long off = btf_file_member_offset("/sys/kernel/btf/vmlinux",
+						  argv[2], argv[3]);
+
+		if (off < 0) {
+			fprintf(stderr, "idle-workload: no %s.%s in the "
+				"kernel's BTF\n", argv[2], argv[3]);
+			return 1;
+		}
+		printf("%ld\n", off);
 		return 0;
 	}
 	if (argc != 4)

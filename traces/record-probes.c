@@ -16,21 +16,30 @@
 
 #include <tracefs.h>
 
+#include "btf.h"
 #include "record-probes.h"
+
+#define KERNEL_BTF	"/sys/kernel/btf/vmlinux"
 
 static const struct {
 	const char	*event, *where, *fetch;
 	bool		ret;		/* a return probe */
 	bool		needed;		/* without it --probe-inputs fails */
+	/* where @fetch names a field of the first argument, its struct
+	 * and member, for the fetch by offset where kprobe events cannot
+	 * read BTF (an s64 "ns", the one such probe) */
+	const char	*strct, *member;
 } probe_defs[] = {
 	{ "idlelab_sleep_length", "tick_nohz_get_sleep_length",
-	  "ns=$retval:s64", true, true },
+	  "ns=$retval:s64", true, true, NULL, NULL },
 	{ "idlelab_got_tick", "tick_nohz_idle_got_tick", "tick=$retval:u8",
-	  true, false },
-	/* a field of the argument: kernels whose kprobe events read BTF
-	 * (CONFIG_PROBE_EVENTS_BTF_ARGS, 6.6 on) */
+	  true, false, NULL, NULL },
+	/* a field of the argument: by name where kprobe events read BTF
+	 * (CONFIG_PROBE_EVENTS_BTF_ARGS, 6.6 on), else at the offset the
+	 * kernel's own BTF gives */
 	{ "idlelab_residency", "cpuidle_reflect",
-	  "ns=dev->last_residency_ns:s64", false, false },
+	  "ns=dev->last_residency_ns:s64", false, false,
+	  "cpuidle_device", "last_residency_ns" },
 };
 
 #define NR_PROBES	(sizeof(probe_defs) / sizeof(probe_defs[0]))
@@ -41,24 +50,16 @@ static enum tracefs_dynevent_type probe_type(size_t i)
 				   TRACEFS_DYNEVENT_KPROBE;
 }
 
-/* Define probe @i unless a recorder running already did; 0 or -1. */
-static int define_probe(size_t i)
+static int create_probe(size_t i, const char *fetch)
 {
 	struct tracefs_dynevent *d;
 	int ret;
 
-	d = tracefs_dynevent_get(probe_type(i), REC_PROBE_GROUP,
-				 probe_defs[i].event);
-	if (d) {
-		tracefs_dynevent_free(d);
-		return 0;
-	}
 	d = probe_defs[i].ret ?
 		tracefs_kretprobe_alloc(REC_PROBE_GROUP, probe_defs[i].event,
-					probe_defs[i].where,
-					probe_defs[i].fetch, 0) :
+					probe_defs[i].where, fetch, 0) :
 		tracefs_kprobe_alloc(REC_PROBE_GROUP, probe_defs[i].event,
-				     probe_defs[i].where, probe_defs[i].fetch);
+				     probe_defs[i].where, fetch);
 	if (!d)
 		return -1;
 	ret = tracefs_dynevent_create(d);
@@ -66,6 +67,35 @@ static int define_probe(size_t i)
 	if (ret && errno == EEXIST)	/* another recorder, just now */
 		ret = 0;
 	return ret ? -1 : 0;
+}
+
+/* Define probe @i unless a recorder running already did; 0 or -1. */
+static int define_probe(size_t i)
+{
+	struct tracefs_dynevent *d;
+	char fetch[128];
+	long off;
+	int saved;
+
+	d = tracefs_dynevent_get(probe_type(i), REC_PROBE_GROUP,
+				 probe_defs[i].event);
+	if (d) {
+		tracefs_dynevent_free(d);
+		return 0;
+	}
+	if (create_probe(i, probe_defs[i].fetch) == 0)
+		return 0;
+	if (!probe_defs[i].strct)
+		return -1;
+	saved = errno;
+	off = btf_file_member_offset(KERNEL_BTF, probe_defs[i].strct,
+				     probe_defs[i].member);
+	if (off < 0) {
+		errno = saved;
+		return -1;
+	}
+	snprintf(fetch, sizeof(fetch), "ns=+%ld($arg1):s64", off);
+	return create_probe(i, fetch);
 }
 
 int rec_probes_setup(struct tracefs_instance *inst, bool quiet,
