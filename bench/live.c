@@ -145,7 +145,7 @@ static json_t *new_doc(const struct live_opts *o,
 	for (i = 0; i < o->nr_bench; i++)
 		json_array_append_new(benches, idl_json_string(o->bench[i].spec));
 	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:{"
-			 "s:o, s:i, s:o, s:o, s:b, s:I, s:b, s:I, s:s, s:b}}",
+			 "s:o, s:i, s:o, s:o, s:b, s:I, s:b, s:b, s:I, s:s, s:b}}",
 			 "format", "idlelab-results", "version", 1,
 			 "kind", "live", "tool", "idlelab " PACKAGE_VERSION,
 			 "created", created, "machine", machine_meta(o, s),
@@ -159,6 +159,7 @@ static json_t *new_doc(const struct live_opts *o,
 			 "duration_s", idl_json_number(o->duration_s),
 			 "shuffled", o->shuffle, "seed",
 			 (json_int_t)o->seed, "record", o->record,
+			 "probe_inputs", o->probe_inputs,
 			 "latency_limit_us", (json_int_t)o->latency_limit_us,
 			 "governor_at_start", o->initial_governor,
 			 /* until the last run: a results file written
@@ -260,7 +261,7 @@ static void recorder_stop_early(int sig)
 }
 
 static pid_t recorder_start(const char *path, double max_s,
-			    struct idl_err *err)
+			    bool probe_inputs, struct idl_err *err)
 {
 	struct timespec tick = { 0, 20000000 };
 	pid_t pid, parent = getpid();
@@ -273,6 +274,7 @@ static pid_t recorder_start(const char *path, double max_s,
 				   strerror(errno));
 	if (!pid) {
 		struct record_opts ro = { .output = path, .duration = max_s,
+					  .probe_inputs = probe_inputs,
 					  .quiet = true };
 		struct idl_err e = { 0 };
 		struct sigaction sa = { .sa_handler = recorder_stop_early };
@@ -598,7 +600,8 @@ static int one_run(struct live_ctx *c, int rep, int g,
 		if (asprintf(&trace, "%s/%03d-%s-%s.trace", c->runs_dir,
 			     c->run_no, c->o->govs[g], name) < 0)
 			return idl_err_set(err, 1, "out of memory");
-		rec = recorder_start(trace, c->o->duration_s + 30, err);
+		rec = recorder_start(trace, c->o->duration_s + 30,
+				     c->o->probe_inputs, err);
 		if (rec < 0) {
 			free(trace);
 			return -1;

@@ -31,6 +31,7 @@ struct live_opts {
 	bool			shuffle;
 	unsigned int		seed;
 	bool			record;
+	bool			probe_inputs;	/* of the recordings */
 	long			latency_limit_us;	/* -1: not set */
 	const char		*outdir;
 	bool			overwrite;	/* an earlier session's results */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "events.h"
 #include "options.h"
 #include "trace.h"
 #include "text.h"
@@ -201,7 +202,11 @@ static void print_text(const char *file, const struct trace_meta *m,
 		printf("poll ends:     seen in the capture for %" PRIu64
 		       " polls (need_resched flag or wakeups)\n",
 		       m->poll_ends_seen);
-	if (m->residency_lag_ns >= 0)
+	if (m->residency_lag_ns == 0 &&
+	    (m->events_seen & (1U << EV_PROBE_RESIDENCY)))
+		printf("idle measure:  the kernel's own (its residency "
+		       "probes)\n");
+	else if (m->residency_lag_ns >= 0)
 		printf("idle measure:  the kernel's is %" PRId64 " ns shorter "
 		       "than the trace's (its cpu_idle_miss classes)\n",
 		       m->residency_lag_ns);

@@ -39,7 +39,8 @@ static void live_usage(FILE *f)
 {
 	fprintf(f,
 "usage: idlelab live [--governors LIST|all] [--bench SPEC,...] [--runs N]\n"
-"                    [--warmup SECS] [--duration SECS] [--seed N] [--record]\n"
+"                    [--warmup SECS] [--duration SECS] [--seed N]\n"
+"                    [--record [--probe-inputs]]\n"
 "                    [--latency-limit US] [--disable-state LIST] [-o DIR]\n"
 "       idlelab live --restore\n"
 "       idlelab live --list-bench\n\n"
@@ -167,6 +168,9 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			"shuffle the governor order per repetition"),
 		IDL_OPT_FLAG('r', "record", &o->record,
 			"also record a trace of each run"),
+		IDL_OPT_FLAG(0, "probe-inputs", &o->probe_inputs,
+			"with --record: kprobes give the kernel's own "
+			"inputs"),
 		IDL_OPT_INT('l', "latency-limit", &c->latency_limit_us, "US", 0,
 			2000000000, "hold /dev/cpu_dma_latency at US during "
 			"the session"),
@@ -211,6 +215,11 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	if (c->disable && !list_ok(c->disable)) {
 		idl_usage_error("--disable-state: '%s' has an empty index "
 				"(give state indices, like 1,2)", c->disable);
+		return IDL_OPTS_BAD;
+	}
+	if (o->probe_inputs && !o->record) {
+		idl_usage_error("--probe-inputs is for the recordings: give "
+				"--record too");
 		return IDL_OPTS_BAD;
 	}
 	o->latency_limit_us = c->latency_limit_us;

@@ -77,6 +77,13 @@ START_TEST(test_probes_replace_inputs)
 	trace_meta_init(&meta);
 	model_fill_meta(m, &meta);
 	ck_assert_int_eq(meta.residency_lag_ns, 0);
+	/* the probes are among the event types the trace holds (info
+	 * words the lag by them), the lost-events type never is */
+	ck_assert_uint_eq(meta.events_seen & (1U << EV_PROBE_SLEEP |
+					      1U << EV_PROBE_RESIDENCY |
+					      1U << EV_PROBE_GOT_TICK),
+			  1U << 22 | 1U << 23 | 1U << 24);
+	ck_assert(!(meta.events_seen & (1U << EV_LOST)));
 	model_free(m);
 }
 END_TEST

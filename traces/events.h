@@ -37,7 +37,7 @@ enum ev_type {
 	EV_LOST,			/* the reader saw lost events */
 	/* kprobe events that carry the kernel's own governor inputs
 	 * (doc/importing.md, "Probed inputs"); after EV_LOST, so that a
-	 * trace's events_seen bits keep their meaning */
+	 * trace's events_seen bits of the others keep their meaning */
 	EV_PROBE_SLEEP,			/* idlelab_sleep_length ns= */
 	EV_PROBE_RESIDENCY,		/* idlelab_residency ns= */
 	EV_PROBE_GOT_TICK,		/* idlelab_got_tick tick= */

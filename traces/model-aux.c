@@ -423,8 +423,8 @@ void model_fill_meta(const struct model *m, struct trace_meta *wm)
 	const struct model_stats *st = model_get_stats(m);
 	int t;
 
-	for (t = EV_NONE + 1; t < EV_LOST; t++)
-		if (st->by_type[t])
+	for (t = EV_NONE + 1; t < EV_TYPE_COUNT; t++)
+		if (t != EV_LOST && st->by_type[t])
 			wm->events_seen |= 1U << t;
 	wm->poll_ends_seen = st->poll_ends_seen;
 	/* most periods end where the kernel measured them (probes): the

@@ -8,13 +8,15 @@
 #   rec-GOV-probed.idl  the same with --probe-inputs, under menu (or the
 #                 first governor; PROBED: 1, 0 leaves it out), and a probed
 #                 recorder killed: the next record removes its probes
+#   live-probed/  `idlelab live --record --probe-inputs`, one short run
 #   live/         `idlelab live` over those governors (compare, report)
 #   soak.log      tests/live-soak.sh: SIGKILLs of live and record
 #   summary       one line per part; FAIL lines for what went wrong
 # Settings (lab.sh run -E NAME=VALUE): RECORD_WORK ("spread 1500"),
 # RECORD_SECS (6), BENCH, RUNS (3), WARMUP (1), DURATION (2), KILLS (20),
-# RECORD_KILLS (5), PROBED (1), SOAK (/lab/tests/live-soak.sh: where lab.sh run puts
-# the tree's tests); a part is left out when its count is 0.
+# RECORD_KILLS (5), PROBED (1), SOAK (/lab/tests/live-soak.sh: where
+# lab.sh run puts the tree's tests); a part is left out when its count
+# is 0.
 set -u
 SYS=/sys/devices/system/cpu
 cd "$OUT" || exit 1
@@ -95,8 +97,11 @@ if [ "$RECORD_SECS" != 0 ] && [ "$PROBED" != 0 ]; then
 	esac
 	echo "$g" > $SYS/cpuidle/current_governor
 	# shellcheck disable=SC2086
-	if idlelab record --probe-inputs -o "rec-$g-probed.idl" -- 		idle-workload $RECORD_WORK "$RECORD_SECS" 		> "rec-$g-probed.log" 2>&1; then
-		say "record --probe-inputs under $g:" 		    "$(grep 'probe events' "rec-$g-probed.log")"
+	if idlelab record --probe-inputs -o "rec-$g-probed.idl" -- \
+		idle-workload $RECORD_WORK "$RECORD_SECS" \
+		> "rec-$g-probed.log" 2>&1; then
+		say "record --probe-inputs under $g:" \
+		    "$(grep 'probe events' "rec-$g-probed.log")"
 	else
 		bad "record --probe-inputs under $g: $(tail -1 "rec-$g-probed.log")"
 	fi
@@ -111,7 +116,21 @@ if [ "$RECORD_SECS" != 0 ] && [ "$PROBED" != 0 ]; then
 	if [ "$n" -ge 2 ] && [ "$(probes)" = 0 ]; then
 		say "a killed probed recorder's $n probes: removed by the next record"
 	else
-		bad "killed probed recorder: $n probes while it ran," 		    "$(probes) after the next record"
+		bad "killed probed recorder: $n probes while it ran," \
+		    "$(probes) after the next record"
+	fi
+	# live's recordings with the probes: the kernel's own inputs in
+	# the run's trace, and no definitions left after it
+	if idlelab live -g "$g" -b timer -n 1 -w 0 -d 2 --record \
+		--probe-inputs -o live-probed > live-probed.log 2>&1 &&
+	   idlelab info live-probed/runs/*.trace 2>&1 |
+		grep -q "kernel's own (its residency probes)" &&
+	   [ "$(probes)" = 0 ]; then
+		say "live --record --probe-inputs: the run's trace probed," \
+		    "no probes left"
+	else
+		bad "live --record --probe-inputs: $(tail -1 live-probed.log)," \
+		    "$(probes) probes left"
 	fi
 	echo "$G0" > $SYS/cpuidle/current_governor
 	rm -f rec-killed.idl rec-after.idl
