@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,17 @@ static uint32_t str(const char *s)
 static void word(uint32_t w)
 {
 	types[nr_types++] = w;
+}
+
+/* @n words: the extra bytes of a type */
+static void words(int n, ...)
+{
+	va_list ap;
+
+	va_start(ap, n);
+	while (n--)
+		word(va_arg(ap, uint32_t));
+	va_end(ap);
 }
 
 /* a type's head: name, kind, vlen, kind_flag, size or type */
@@ -81,19 +93,19 @@ static void build(void)
 	word(64);
 	head("", 2, 0, 0, 1);
 	head("", 3, 0, 0, 0);
-	word(1); word(1); word(4);
+	words(3, 1, 1, 4);
 	head("e", 6, 2, 0, 4);
-	word(str("E0")); word(0); word(str("E1")); word(1);
+	words(4, str("E0"), 0, str("E1"), 1);
 	head("", 13, 2, 0, 1);
-	word(0); word(1); word(0); word(2);
+	words(4, 0, 1, 0, 2);
 	head("v", 14, 0, 0, 1);
 	word(1);
 	head(".data", 15, 1, 0, 8);
-	word(6); word(0); word(8);
+	words(3, 6, 0, 8);
 	head("tag", 17, 0, 0, 12);
 	word((uint32_t)-1);
 	head("e64", 19, 1, 1, 8);
-	word(str("BIG")); word(1); word(2);
+	words(3, str("BIG"), 1, 2);
 	head("double", 16, 0, 0, 8);
 	head("", 5, 2, 0, 8);
 	member("a", 1, 0);
@@ -123,7 +135,7 @@ START_TEST(test_offsets)
 	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "odd"), -1);
 	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "nope"), -1);
 	ck_assert_int_eq(btf_member_offset(blob, blob_len, "cpu", "res"), -1);
-	/* a union is not a struct */
+	/* an enum is not a struct, its values not members */
 	ck_assert_int_eq(btf_member_offset(blob, blob_len, "e", "E0"), -1);
 }
 END_TEST
