@@ -31,7 +31,9 @@ QEMU=${QEMU:-qemu-system-aarch64}
 # doc/importing.md reads (sched_switch too; --events takes others).
 EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
 	power/pm_qos_add_request power/pm_qos_update_request
-	power/pm_qos_remove_request timer/hrtimer_start timer/hrtimer_cancel
+	power/pm_qos_remove_request power/dev_pm_qos_add_request
+	power/dev_pm_qos_update_request power/dev_pm_qos_remove_request
+	timer/hrtimer_start timer/hrtimer_cancel
 	timer/hrtimer_expire_entry timer/tick_stop timer/timer_start
 	timer/timer_cancel timer/timer_expire_entry irq/irq_handler_entry
 	irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
