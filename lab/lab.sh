@@ -67,9 +67,13 @@ capture options:
                        (repeatable): e.g. 'r:lab_sleep
                        tick_nohz_get_sleep_length ret=$retval:s64', the
                        sleep length the governor got
-      --probe-inputs   the kprobes that give import the kernel's own
-                       sleep lengths, residencies (6.12: BTF) and
-                       got_tick flags (doc/importing.md, "Probed inputs")
+      --no-probe-inputs
+                       leave out the kprobes that give import the
+                       kernel's own sleep lengths, residencies and got_tick
+                       flags (doc/importing.md, "Probed inputs"): the
+                       events alone, as a plain capture has them.  By
+                       default they are traced where the kernel takes
+                       them (DIR/probes says which)
   -o DIR               where the capture goes (created)
       --no-icount      guest time is the host's (plain TCG): every kernel
                        path takes tens of times longer than on hardware
@@ -365,7 +369,7 @@ cmd_capture() {
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
 	# icount and rcu are read by boot_guest too
 	local icount="-icount shift=0,sleep=on" rcu=yes extra cmdline
-	local clock=mono kprobes= probes=
+	local clock=mono kprobes= probes=yes
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -379,6 +383,7 @@ cmd_capture() {
 		--kprobe) kprobes="$kprobes${kprobes:+
 }$2"; shift 2 ;;
 		--probe-inputs) probes=yes; shift ;;
+		--no-probe-inputs) probes=; shift ;;
 		-o) out=$2; shift 2 ;;
 		--no-icount) icount=; shift ;;
 		--rcu-on-cpus) rcu=; shift ;;
@@ -387,8 +392,7 @@ cmd_capture() {
 		esac
 	done
 	[ -n "$out" ] || die "capture: -o DIR is required"
-	[ -n "$probes" ] && kprobes="$kprobes${kprobes:+
-}$(probe_defs "$kernel")"
+	[ -n "$probes" ] && probes=$(probe_defs "$kernel")
 	[ -f "$table" ] || die "capture: no table file '$table'"
 	[ "$ncpu" -ge 2 ] 2>/dev/null ||
 		die "capture: --cpus must be 2 or more (one CPU has no idle driver)"
@@ -406,6 +410,7 @@ LAB_EVENTS="$(echo $events)"
 LAB_CLOCK=$clock
 LAB_SETTLE=1
 LAB_KPROBES='$kprobes'
+LAB_PROBE_INPUTS='$probes'
 EOF
 	boot=$(echo $events initcall/initcall_start \
 		initcall/initcall_finish | tr ' /' ',:')
@@ -436,6 +441,10 @@ EOF
 		--save "$out/states.table" >/dev/null
 	echo "$gov" > "$out/governor"
 	echo "$kernel" > "$out/kernel"
+	[ -f "$out/probes" ] &&
+		echo "lab: probe inputs: $(grep -c '^taken' "$out/probes") of" \
+		     "$(grep -c . "$out/probes") taken (see $out/probes)" >&2
+	return 0
 }
 
 # run: idlelab itself in the guest (lab/cross.sh's tree), running a
@@ -519,8 +528,9 @@ kernel_governor() {
 # per column: FILE COLUMN ENTRIES SAME% TICK% MISS% VERDICT.  The verdict
 # (doc/lab.md): at least 99.5% of the entries, ticks stops and miss
 # classes agree, and at most one disagrees where that is fewer (ok);
-# "-" for the built-in where the kernel's file is there, and for every
-# column unless JUDGE is "judge".
+# "-" for the built-in where the kernel's file is there.  JUDGE: "judge"
+# (a FAIL makes the status 1), "note" (the verdict in parentheses, the
+# status untouched) or "show" (no verdict).
 agreement() {
 	local d=$1 f=$2 judge=$3 gov=$4 kernel=$5 so cols name=${2//./-}
 	shift 5
@@ -555,8 +565,10 @@ for col, s in g.items():
                       "kernel_below/replay_below")))):
         if n and n - same > max(1, n // 200):
             verdict = "FAIL"
-    if (own and label == "built-in") or sys.argv[3] != "judge":
+    if (own and label == "built-in") or sys.argv[3] == "show":
         verdict = "-"
+    elif sys.argv[3] == "note":
+        verdict = "(%s)" % verdict
     bad += verdict == "FAIL"
     pct = lambda k: "%6.2f" % s[k] if s.get(k) is not None else "     -"
     print("%-14s %-12s %6d %s %s %s  %s" % (sys.argv[2], label,
@@ -586,6 +598,13 @@ cmd_replay() {
 	gov=$(cat "$d/governor")
 	if [ -f "$d/mid.txt" ]; then
 		agreement "$d" mid.txt judge "$gov" "$kernel" || rc=1
+	fi
+	# a capture with the probe inputs: what its events alone give, as
+	# a plain capture would (noted, not judged: without the probes the
+	# ping-pongs fall short, doc/lab.md)
+	if [ -f "$d/mid.txt" ] && grep -q ': idlelab_[a-z_]*: ' "$d/mid.txt"; then
+		grep -v ': idlelab_[a-z_]*: ' "$d/mid.txt" > "$d/mid-events.txt"
+		agreement "$d" mid-events.txt note "$gov" "$kernel"
 	fi
 	if [ -f "$d/mid.dat" ]; then
 		agreement "$d" mid.dat judge "$gov" "$kernel" --instance lab || rc=1
