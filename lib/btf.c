@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "btf.h"
@@ -43,12 +42,18 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
+/* A type's kind, from the info word of its head. */
+static unsigned int kind_of(uint32_t info)
+{
+	return (info >> 24) & 0x1f;
+}
+
 /* The bytes that follow a type's 12-byte head; -1 for an unknown kind. */
 static long type_extra(uint32_t info)
 {
 	uint32_t vlen = info & 0xffff;
 
-	switch ((info >> 24) & 0x1f) {
+	switch (kind_of(info)) {
 	case KIND_INT: case KIND_VAR: case KIND_DECL_TAG:
 		return 4;
 	case KIND_ARRAY:
@@ -108,7 +113,7 @@ static long find_member(const struct btf_blob *b, const uint8_t *t,
 			const char *member, int depth)
 {
 	uint32_t info = get32(t + 4), vlen = info & 0xffff, i;
-	unsigned int kind = (info >> 24) & 0x1f;
+	unsigned int kind = kind_of(info);
 	const uint8_t *m = t + 12;
 
 	if ((kind != KIND_STRUCT && kind != KIND_UNION) || depth > 8)
@@ -165,7 +170,7 @@ long btf_member_offset(const void *buf, size_t len, const char *strct,
 			const uint8_t *t = b.by_id[id];
 			const char *s = name_of(&b, get32(t));
 
-			if (((get32(t + 4) >> 24) & 0x1f) == KIND_STRUCT &&
+			if (kind_of(get32(t + 4)) == KIND_STRUCT &&
 			    s && !strcmp(s, strct))
 				bits = find_member(&b, t, member, 0);
 		}
