@@ -193,15 +193,16 @@ fetch_tracecmd() {
 # The workload, static for the guest; rebuilt when its source changes.
 build_workload() {
 	local src=$TOP/tests/idle-workload.c out=$CACHE/idle-workload
-	local btf=$TOP/lib/btf.c
+	local btf=$TOP/traces/record/btf.c
 	[ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$btf" ] &&
-		[ "$out" -nt "$TOP/lib/btf.h" ] && return
+		[ "$out" -nt "$TOP/traces/record/btf.h" ] && return
 	command -v "$CROSS_CC" >/dev/null ||
 		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
-	# lib/btf.c wants the build's config.h, and needs nothing of it
+	# btf.c wants the build's config.h, and needs nothing of it
 	mkdir -p "$CACHE/cross-include"
 	: > "$CACHE/cross-include/config.h"
 	"$CROSS_CC" -O2 -static -I"$CACHE/cross-include" -I"$TOP/lib" \
+		-I"$TOP/traces/record" \
 		-o "$out.tmp$$" "$src" "$btf" -lm
 	mv "$out.tmp$$" "$out"
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/btf.c: a BTF blob built here by hand, type by type (the layout of
- * the kernel's Documentation/bpf/btf.rst), with every kind that carries
- * extra bytes before the struct that is looked for, so that a wrong
- * length for any of them loses the struct; then damaged blobs.
+ * traces/record/btf.c: a BTF blob built here by hand, type by type (the
+ * layout of the kernel's Documentation/bpf/btf.rst), with every kind that
+ * carries extra bytes before the struct that is looked for, so that a
+ * wrong length for any of them loses the struct; then damaged blobs.
  */
 #include "config.h"
 

@@ -540,7 +540,7 @@ END_TEST
 /* --------------------------------------------------------------- perf */
 
 /*
- * libpfm4, opened at the first perfctr_open() (bench/measure.c), encodes
+ * libpfm4, opened at the first perfctr_open() (bench/live/measure.c), encodes
  * the software events on any machine: whether the kernel then counts
  * them (root, perf_event_paranoid, seccomp) varies, libpfm4's part does
  * not.  Twice, the second time with the library already open.

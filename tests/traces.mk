@@ -37,6 +37,13 @@ TESTS += tests/check_model tests/check_model_clock tests/check_model_irq \
 	tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 
+# record's BTF reader (traces/record/btf.c) on a blob built by hand.
+check_PROGRAMS += tests/check_btf
+tests_check_btf_SOURCES = tests/check_btf.c
+tests_check_btf_CFLAGS = $(UNIT_CFLAGS)
+tests_check_btf_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_btf
+
 # The text reader in chunks on two threads reads as one sequential read.
 TESTS += tests/import-chunks.sh
 EXTRA_DIST += tests/import-chunks.sh
@@ -48,7 +55,7 @@ EXTRA_DIST += tests/bench/import.sh tests/bench/repeat.awk \
 # Replay fidelity on fresh captures of this host (root only).  It
 # switches the governor, as live-root.sh does: never both at once.
 check_PROGRAMS += tests/idle-workload
-tests_idle_workload_SOURCES = tests/idle-workload.c lib/btf.c
+tests_idle_workload_SOURCES = tests/idle-workload.c traces/record/btf.c
 tests_idle_workload_LDADD = -lm
 TESTS += tests/fidelity-root.sh
 EXTRA_DIST += tests/fidelity-root.sh
