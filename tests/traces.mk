@@ -55,7 +55,8 @@ EXTRA_DIST += tests/bench/import.sh tests/bench/repeat.awk \
 # Replay fidelity on fresh captures of this host (root only).  It
 # switches the governor, as live-root.sh does: never both at once.
 check_PROGRAMS += tests/idle-workload
-tests_idle_workload_SOURCES = tests/idle-workload.c traces/record/btf.c
+tests_idle_workload_SOURCES = tests/idle-workload.c traces/record/btf.c \
+	lib/error.c
 tests_idle_workload_LDADD = -lm
 TESTS += tests/fidelity-root.sh
 EXTRA_DIST += tests/fidelity-root.sh
