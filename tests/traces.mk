@@ -1,10 +1,16 @@
 ## tests for traces
 
 check_PROGRAMS += tests/check_trace_format
-tests_check_trace_format_SOURCES = tests/check_trace_format.c
+tests_check_trace_format_SOURCES = tests/check_trace_format.c \
+	tests/check_trace_format.h
 tests_check_trace_format_CFLAGS = $(UNIT_CFLAGS)
 tests_check_trace_format_LDADD = $(UNIT_LIBS)
-TESTS += tests/check_trace_format
+check_PROGRAMS += tests/check_trace_damage
+tests_check_trace_damage_SOURCES = tests/check_trace_damage.c \
+	tests/check_trace_format.h
+tests_check_trace_damage_CFLAGS = $(UNIT_CFLAGS)
+tests_check_trace_damage_LDADD = $(UNIT_LIBS)
+TESTS += tests/check_trace_format tests/check_trace_damage
 
 check_PROGRAMS += tests/check_synth
 tests_check_synth_SOURCES = tests/check_synth.c
