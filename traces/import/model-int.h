@@ -192,7 +192,8 @@ struct cpu_state {
 	struct tick_view tick, tick_sel;
 	bool		tick_stopped;	/* tick_stop seen in this idle loop */
 	/* when it was last stopped and last ran again: the CPU's time out
-	 * of the timer migration hierarchy (model.c, last_active()) */
+	 * of the timer migration hierarchy (model-ev-idle.c,
+	 * last_active()) */
 	uint64_t	stop_ts, restart_ts;
 	uint64_t	idle_to;	/* the exit that was its first event */
 	bool		sel_lonely;	/* last_active() at the select */
