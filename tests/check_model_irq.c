@@ -655,11 +655,12 @@ END_TEST
 
 /*
  * The lag estimated from periods of state 1 (60/100 us) of @d[i] ns in
- * the trace, those with @above[i] called "above" by the kernel; *@bad
- * counts the periods that contradict it.
+ * the trace, those with @above[i] called "above" by the kernel, each
+ * followed by its cpu_idle_miss @gap ns after the exit (or by nothing);
+ * *@bad counts the periods that contradict it.
  */
-static int64_t lag_of(const int64_t *d, const bool *above, int n,
-		      uint64_t *bad)
+static int64_t lag_of_gap(const int64_t *d, const bool *above, int n,
+			  uint64_t gap, uint64_t *bad)
 {
 	struct model_opts o = { .hz = 250, .clock_is_mono = true,
 				.poll_state = -1, .nstates = 3,
@@ -677,7 +678,7 @@ static int64_t lag_of(const int64_t *d, const bool *above, int n,
 	for (i = 0; i < n; i++) {
 		e[0] = idle(t, 0, 1);
 		e[1] = idle(t + (uint64_t)d[i], 0, EV_IDLE_EXIT);
-		e[2] = ev(EV_CPU_IDLE_MISS, t + (uint64_t)d[i] + 1000, 0);
+		e[2] = ev(EV_CPU_IDLE_MISS, t + (uint64_t)d[i] + gap, 0);
 		e[2].miss.cpu_id = 0;
 		e[2].miss.state = 1;
 		feed(m, e, above[i] ? 3 : 2);
@@ -691,6 +692,12 @@ static int64_t lag_of(const int64_t *d, const bool *above, int n,
 	return lag;
 }
 
+static int64_t lag_of(const int64_t *d, const bool *above, int n,
+		      uint64_t *bad)
+{
+	return lag_of_gap(d, above, n, 3000, bad);
+}
+
 /*
  * The kernel's measure of an idle period lies inside the trace's: its
  * cpu_idle_miss classes bound the difference.  Periods of state 1 of
@@ -702,6 +709,10 @@ static int64_t lag_of(const int64_t *d, const bool *above, int n,
  * outvoted and counted.  With only 100.2 us called above and 108 us not:
  * (200, 8000], whose middle, 4100 ns, is more than LAG_SPREAD_NS past
  * its start: 200 + 100 + 1000 = 1300 ns.
+ * The same where each miss comes 1000 ns after its exit: a tenth of the
+ * gaps between consecutive events are that short, so tracing an event
+ * takes no longer, and the lag is taken no longer either: 1000 ns; with
+ * the misses 100 ns after, not below the 300 ns the classes demand.
  * In whole microseconds (ftrace text), 101 us called above and 104 us
  * not bound the lag only to (0, 5000] (each stamp up to 1 us early), not
  * (1000, 4000]: 1100 ns, not 2100.
@@ -723,6 +734,8 @@ START_TEST(test_residency_lag)
 	ck_assert_uint_eq(bad, 1);
 	ck_assert_int_eq(lag_of(d2, a2, 2, &bad), 1300);
 	ck_assert_uint_eq(bad, 0);
+	ck_assert_int_eq(lag_of_gap(d2, a2, 2, 1000, &bad), 1000);
+	ck_assert_int_eq(lag_of_gap(d2, a2, 2, 100, &bad), 300);
 	ck_assert_int_eq(lag_of(d3, a2, 2, &bad), 1100);
 	ck_assert_uint_eq(bad, 0);
 

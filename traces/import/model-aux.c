@@ -381,6 +381,21 @@ const struct raw_event *ev_clamp_timers(const struct raw_event *e,
  * What the model learnt goes into the trace's metadata (the writer counts
  * the periods itself at close).
  */
+/* The bin of LAG_BIN_NS that 1 / LAG_GAP_SHARE of the gaps
+ * between consecutive events of a CPU fall below (LAG_BINS if none). */
+static int short_gap(const struct model_stats *st)
+{
+	uint64_t want = st->event_gaps / LAG_GAP_SHARE, seen = 0;
+	int b;
+
+	for (b = 0; b < LAG_BINS; b++) {
+		seen += st->event_gap[b];
+		if (seen > want)
+			return b;
+	}
+	return LAG_BINS;
+}
+
 int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 {
 	uint64_t above = 0, most = 0, best = UINT64_MAX, v;
@@ -410,10 +425,14 @@ int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 	if (bad)
 		*bad = best;
 	/* its middle, where an "at most" bound ends it, but no more than
-	 * LAG_SPREAD_NS past its start; else its start */
+	 * LAG_SPREAD_NS past its start, nor past the events' short gaps;
+	 * else its start */
 	if (last < LAG_BINS - 1) {
 		mid = (first + last) / 2;
-		first = mid < first + spread ? mid : first + spread;
+		if (mid > first + spread)
+			mid = first + spread < short_gap(st) ? first + spread :
+			      first > short_gap(st) ? first : short_gap(st);
+		first = mid;
 	}
 	return (int64_t)first * LAG_BIN_NS;
 }

@@ -83,6 +83,14 @@ const struct model_stats *model_get_stats(const struct model *m)
 	return &m->st;
 }
 
+/* A gap between two consecutive events of a CPU (model_residency_lag()) */
+static void count_gap(struct model_stats *st, uint64_t gap)
+{
+	if (gap / LAG_BIN_NS < LAG_BINS)
+		st->event_gap[gap / LAG_BIN_NS]++;
+	st->event_gaps++;
+}
+
 /*
  * Does @e on its CPU come before the next select (so that the kernel's
  * "now" is at or after it)?  Not the idle entry, and not the tick's stop
@@ -137,10 +145,13 @@ int model_feed(struct model *m, const struct raw_event *e,
 		m->st.last_ts = e->ts;
 	if (e->cpu + 1 > m->st.max_cpu)
 		m->st.max_cpu = e->cpu + 1;
-	if (e->ts < c->last_ts)
+	if (e->ts < c->last_ts) {
 		m->st.late_events++;
-	else
+	} else {
+		if (c->last_ts)
+			count_gap(&m->st, e->ts - c->last_ts);
 		c->last_ts = e->ts;
+	}
 	if (e->type >= EV_PROBE_SLEEP) {
 		model_on_probe(m, c, e);
 		return 0;
