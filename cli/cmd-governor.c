@@ -62,14 +62,14 @@ static int list(int argc, char **argv)
 		.operand = "PLUGIN.so", .max_operands = -1,
 	};
 	const struct idl_governor_ops *ops;
-	char err[512];
+	struct idl_err err;
 	int i = idl_parse_options(argc, argv, &cl);
 
 	if (i < 0)
 		return idl_opts_status(i);
 	for (; i < argc; i++)
-		if (idl_plugin_load(argv[i], &ops, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", idl_progname, err);
+		if (idl_plugin_load(argv[i], &ops, &err)) {
+			fprintf(stderr, "%s: %s\n", idl_progname, err.msg);
 			return IDL_EXIT_BADINPUT;
 		}
 	printf("Governors and their tunables (default, range):\n");

@@ -2,7 +2,7 @@
 /*
  * idlelab import: a kernel trace (ftrace text, trace-cmd report text,
  * trace.dat) -> a native trace of idle periods.  A thin layer over
- * import_trace() (traces/import.c): the options and the summary.
+ * import_trace() (traces/import/import.c): the options and the summary.
  */
 #include "config.h"
 

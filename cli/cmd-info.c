@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * idlelab info: describe a trace (the counting is in traces/trace-stats.c).
+ * idlelab info: describe a trace (the counting is in
+ * traces/format/trace-stats.c).
  */
 #include "config.h"
 

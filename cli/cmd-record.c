@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* idlelab record: live capture of idle periods (traces/record.c). */
+/* idlelab record: live capture of idle periods (traces/record/record.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -24,7 +24,7 @@ static const char record_footer[] =
 "With COMMAND, it stops when COMMAND exits (or after SECS).\n"
 "Instances left by recorders killed with SIGKILL are removed first.\n";
 
-/* --cpus: a list of this machine's CPUs (traces/record.c reads it) */
+/* --cpus: a list of this machine's CPUs (traces/record/record.c reads it) */
 static int opt_cpus(const struct idl_option *opt, const char *arg)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);

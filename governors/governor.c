@@ -239,6 +239,7 @@ static int parse_plugin(struct idl_governor *gov, const char *spec,
 {
 	const struct idl_governor_ops *ops;
 	char path[IDL_GOV_SPEC_LEN];
+	struct idl_err e;
 
 	if (nlen >= sizeof(path)) {
 		snprintf(err, errlen, "plugin path too long");
@@ -246,8 +247,10 @@ static int parse_plugin(struct idl_governor *gov, const char *spec,
 	}
 	memcpy(path, spec, nlen);
 	path[nlen] = '\0';
-	if (idl_plugin_load(path, &ops, err, errlen))
+	if (idl_plugin_load(path, &ops, &e)) {
+		snprintf(err, errlen, "%s", e.msg);
 		return -1;
+	}
 	gov->ops = ops;
 	return parse_params(gov, spec, nlen < strlen(spec) ? spec + nlen :
 			    NULL, err, errlen);

@@ -400,7 +400,8 @@ static int setup(struct build *b, const struct kbuild_opts *o,
 int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 {
 	const struct idl_governor_ops *ops;
-	char src[4200], msg[512];
+	struct idl_err load_err;
+	char src[4200];
 	struct build b;
 	unsigned int ver;
 	int r;
@@ -424,7 +425,8 @@ int kbuild(const struct kbuild_opts *o, struct idl_err *err)
 	snprintf(src, sizeof(src), "%s/glue-idlelab.c", b.kc);
 	if (compile(&b, src, b.obj[2], false) || link_plugin(&b))
 		goto bad_layer;
-	if (idl_plugin_load(b.tmp_out, &ops, msg, sizeof(msg))) {
+	if (idl_plugin_load(b.tmp_out, &ops, &load_err)) {
+		const char *msg = load_err.msg;
 		size_t n = strlen(b.tmp_out);
 
 		/* the message names the temporary file: the source's is

@@ -7,7 +7,7 @@
  *
  * Loading runs the object's constructors (a kernel-source plugin
  * registers its governor there), and describing it reads its memory:
- * both happen in a child (plugin-child.c), which sends a copy of what
+ * both happen in a child (plugin-contain.c), which sends a copy of what
  * the descriptor says.  The process that writes results registers that
  * copy with stand-ins for the functions; the plugin is loaded for real
  * (activated) only in the processes that run it.
@@ -16,9 +16,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +74,7 @@ bool idl_plugin_path(const char *name, size_t len)
 
 /* Open @path and check its descriptor; 0, or -1 with @err set. */
 static int open_plugin(const char *path, void **handle,
-		       const struct idl_plugin **desc, char *err,
-		       size_t errlen)
+		       const struct idl_plugin **desc, struct idl_err *err)
 {
 	static const unsigned int sizes[4] = IDL_PLUGIN_SIZES;
 	const struct idl_plugin *d;
@@ -91,32 +87,33 @@ static int open_plugin(const char *path, void **handle,
 	snprintf(local, sizeof(local), "%s%s", strchr(path, '/') ? "" : "./",
 		 path);
 	h = dlopen(local, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(err, errlen, "%s: cannot load: %s", path, dlerror());
-		return -1;
-	}
+	if (!h)
+		return idl_err_set(err, IDL_EXIT_BADINPUT,
+				   "%s: cannot load: %s", path, dlerror());
 	d = dlsym(h, "idl_plugin");
 	if (!d || !d->ops) {
-		snprintf(err, errlen, "%s: no idlelab governor in it (no "
-			 "idl_plugin symbol; see doc/plugins.md)", path);
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: no idlelab governor "
+			    "in it (no idl_plugin symbol; see "
+			    "doc/plugins.md)", path);
 		goto fail;
 	}
 	if (d->abi != IDL_GOVERNOR_ABI) {
-		snprintf(err, errlen, "%s: built for governor ABI %u, this "
-			 "idlelab has ABI %d: rebuild it", path, d->abi,
-			 IDL_GOVERNOR_ABI);
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: built for governor "
+			    "ABI %u, this idlelab has ABI %d: rebuild it",
+			    path, d->abi, IDL_GOVERNOR_ABI);
 		goto fail;
 	}
 	for (i = 0; i < 4; i++)
 		if (d->sizes[i] != sizes[i]) {
-			snprintf(err, errlen, "%s: built against another "
-				 "idlelab/governor.h (structure sizes "
-				 "differ): rebuild it", path);
+			idl_err_set(err, IDL_EXIT_BADINPUT, "%s: built "
+				    "against another idlelab/governor.h "
+				    "(structure sizes differ): rebuild it",
+				    path);
 			goto fail;
 		}
 	if (!d->ops->name || !d->ops->select) {
-		snprintf(err, errlen, "%s: its governor has no name or no "
-			 "select()", path);
+		idl_err_set(err, IDL_EXIT_BADINPUT, "%s: its governor has no "
+			    "name or no select()", path);
 		goto fail;
 	}
 	*handle = h;
@@ -155,18 +152,17 @@ static void clean_desc(struct plugin_desc *pd)
 
 /* In the describing child: the descriptor @d as plain data. */
 static int describe(const char *path, const struct idl_plugin *d,
-		    struct plugin_desc *pd, char *err, size_t errlen)
+		    struct plugin_desc *pd, struct idl_err *err)
 {
 	const struct idl_governor_ops *ops = d->ops;
 	const struct idl_gov_param *p = ops->params;
 	int i;
 
 	memset(pd, 0, sizeof(*pd));
-	if (!copy_text(pd->name, NAME_LEN, ops->name) || !pd->name[0]) {
-		snprintf(err, errlen, "%s: its governor's name is empty or "
-			 "longer than %d bytes", path, NAME_LEN - 1);
-		return -1;
-	}
+	if (!copy_text(pd->name, NAME_LEN, ops->name) || !pd->name[0])
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: its "
+				   "governor's name is empty or longer than "
+				   "%d bytes", path, NAME_LEN - 1);
 	copy_text(pd->origin, TEXT_LEN, d->origin);
 	copy_text(pd->kernel_version, NAME_LEN, ops->kernel_version);
 	pd->rating = ops->rating;
@@ -178,19 +174,18 @@ static int describe(const char *path, const struct idl_plugin *d,
 		  (ops->explain_state ? FN_EXPLAIN : 0) |
 		  (ops->stats ? FN_STATS : 0);
 	for (i = 0; p && p[i].name; i++) {
-		if (i == IDL_GOV_MAX_PARAMS) {
-			snprintf(err, errlen, "%s: more than %d tunables, or "
-				 "params[] does not end with an entry whose "
-				 "name is NULL", path, IDL_GOV_MAX_PARAMS);
-			return -1;
-		}
+		if (i == IDL_GOV_MAX_PARAMS)
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: more "
+					   "than %d tunables, or params[] "
+					   "does not end with an entry whose "
+					   "name is NULL", path,
+					   IDL_GOV_MAX_PARAMS);
 		if (!copy_text(pd->param[i].name, NAME_LEN, p[i].name) ||
-		    !pd->param[i].name[0]) {
-			snprintf(err, errlen, "%s: tunable %d: its name is "
-				 "empty or longer than %d bytes", path, i,
-				 NAME_LEN - 1);
-			return -1;
-		}
+		    !pd->param[i].name[0])
+			return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: "
+					   "tunable %d: its name is empty or "
+					   "longer than %d bytes", path, i,
+					   NAME_LEN - 1);
 		copy_text(pd->param[i].help, TEXT_LEN, p[i].help);
 		pd->param[i].def = p[i].def;
 		pd->param[i].min = p[i].min;
@@ -202,19 +197,18 @@ static int describe(const char *path, const struct idl_plugin *d,
 }
 
 /* The describing child: "D" and the description, or "E" and why not. */
-static void __attribute__((noreturn)) describe_child(const char *path,
-						     int wfd)
+static void describe_child(void *ctx, int wfd)
 {
 	static struct plugin_desc pd;
-	static char msg[1 + 1024];
+	static struct idl_err err;
+	const char *path = ctx;
 	const struct idl_plugin *d;
 	void *h;
 
-	if (open_plugin(path, &h, &d, msg + 1, sizeof(msg) - 1) ||
-	    describe(path, d, &pd, msg + 1, sizeof(msg) - 1)) {
-		msg[0] = 'E';
-		if (write(wfd, msg, strlen(msg))) {
-		}
+	if (open_plugin(path, &h, &d, &err) ||
+	    describe(path, d, &pd, &err)) {
+		if (idl_write_all(wfd, "E", 1) == 0)
+			idl_write_all(wfd, err.msg, strlen(err.msg));
 		_exit(1);
 	}
 	if (write(wfd, "D", 1) != 1 || write(wfd, &pd, sizeof(pd)) < 0)
@@ -222,98 +216,37 @@ static void __attribute__((noreturn)) describe_child(const char *path,
 	_exit(0);
 }
 
-/* Read the describing child @pid's answer from @fd into @buf, within
- * LOAD_TIMEOUT_S; its exit status in @status; -1 on the time limit. */
-static int read_answer(pid_t pid, int fd, char *buf, size_t cap,
-		       size_t *len, int *status)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int ms = 0, r;
-	ssize_t n;
-
-	*len = 0;
-	for (;;) {
-		r = poll(&pfd, 1, 10);
-		if (r > 0) {
-			n = read(fd, buf + *len, cap - *len);
-			if (n > 0)
-				*len += (size_t)n;
-			if (n == 0 || *len == cap)
-				pfd.fd = -1;	/* nothing more to read */
-		}
-		r = waitpid(pid, status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		if (r == 0 && (ms += 10) > LOAD_TIMEOUT_S * 1000) {
-			idl_child_reap_group(pid);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return -1;
-		}
-	}
-	/* what it wrote before it ended is in the pipe */
-	while (pfd.fd >= 0 && *len < cap &&
-	       (n = read(fd, buf + *len, cap - *len)) > 0)
-		*len += (size_t)n;
-	idl_child_reap_group(pid);
-	return 0;
-}
-
 /* Describe @path in a child of its own, within a time limit. */
-static int probe(const char *path, struct plugin_desc *pd, char *err,
-		 size_t errlen)
+static int probe(const char *path, struct plugin_desc *pd,
+		 struct idl_err *err)
 {
 	static char buf[1 + sizeof(*pd) + 1024];
-	pid_t pid, parent = getpid();
-	int fd[2], status = 0;
+	int status, r;
 	size_t len;
 
-	if (pipe(fd)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	r = idl_contained_answer(describe_child, (void *)path, LOAD_TIMEOUT_S,
+				 buf, sizeof(buf) - 1, &len, &status, err);
+	if (r < 0)
 		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		idl_contained_child_init();
-		if (idl_child_contain(parent, true))
-			_exit(1);
-		describe_child(path, fd[1]);
-	}
-	close(fd[1]);
-	fcntl(fd[0], F_SETFL, O_NONBLOCK);
-	if (read_answer(pid, fd[0], buf, sizeof(buf) - 1, &len, &status)) {
-		close(fd[0]);
-		snprintf(err, errlen, "%s: loading it did not end within "
-			 "%d s (its constructors?); killed", path,
-			 LOAD_TIMEOUT_S);
-		return -1;
-	}
-	close(fd[0]);
-	if (WIFSIGNALED(status)) {
-		snprintf(err, errlen, "%s: crashed while loading (%s)", path,
-			 strsignal(WTERMSIG(status)));
-		return -1;
-	}
+	if (r > 0)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: loading it did "
+				   "not end within %d s (its constructors?); "
+				   "killed", path, LOAD_TIMEOUT_S);
+	if (WIFSIGNALED(status))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: crashed while "
+				   "loading (%s)", path,
+				   strsignal(WTERMSIG(status)));
 	if (len && buf[0] == 'E') {
 		buf[len] = '\0';
-		snprintf(err, errlen, "%s", buf + 1);
-		return -1;
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s", buf + 1);
 	}
-	if (len != 1 + sizeof(*pd) || buf[0] != 'D') {
-		snprintf(err, errlen, "%s: the process loading it ended "
-			 "without describing its governor (exit status %d: "
-			 "exit() in a constructor?)", path,
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		return -1;
-	}
+	if (len != 1 + sizeof(*pd) || buf[0] != 'D')
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: the process "
+				   "loading it ended without describing its "
+				   "governor (exit status %d: exit() in a "
+				   "constructor?)", path,
+				   WIFEXITED(status) ? WEXITSTATUS(status) :
+				   -1);
 	memcpy(pd, buf + 1, sizeof(*pd));
 	return 0;
 }
@@ -406,8 +339,8 @@ static struct plugin *plugin_of(const struct idl_governor_ops *ops)
 	return NULL;
 }
 
-int idl_plugin_activate(const struct idl_governor_ops *ops, char *err,
-			size_t errlen)
+int idl_plugin_activate(const struct idl_governor_ops *ops,
+			struct idl_err *err)
 {
 	struct plugin *p = plugin_of(ops);
 	const struct idl_governor_ops *real;
@@ -416,15 +349,13 @@ int idl_plugin_activate(const struct idl_governor_ops *ops, char *err,
 
 	if (!p || p->handle)
 		return 0;
-	if (open_plugin(p->path, &p->handle, &d, err, errlen))
+	if (open_plugin(p->path, &p->handle, &d, err))
 		return -1;
-	if (describe(p->path, d, &now, err, errlen))
+	if (describe(p->path, d, &now, err))
 		return -1;
-	if (memcmp(&now, &p->desc, sizeof(now))) {
-		snprintf(err, errlen, "%s: changed since it was loaded",
-			 p->path);
-		return -1;
-	}
+	if (memcmp(&now, &p->desc, sizeof(now)))
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: changed since "
+				   "it was loaded", p->path);
 	real = d->ops;
 	p->ops.select = real->select;
 	p->ops.enable = real->enable;
@@ -436,7 +367,7 @@ int idl_plugin_activate(const struct idl_governor_ops *ops, char *err,
 }
 
 int idl_plugin_load(const char *path, const struct idl_governor_ops **ops,
-		    char *err, size_t errlen)
+		    struct idl_err *err)
 {
 	struct plugin *p;
 	int i;
@@ -446,30 +377,27 @@ int idl_plugin_load(const char *path, const struct idl_governor_ops **ops,
 			*ops = &plugins[i].ops;
 			return 0;
 		}
-	if (nr_plugins == MAX_PLUGINS) {
-		snprintf(err, errlen, "%s: at most %d plugins in one run",
-			 path, MAX_PLUGINS);
-		return -1;
-	}
+	if (nr_plugins == MAX_PLUGINS)
+		return idl_err_set(err, IDL_EXIT_BADINPUT, "%s: at most %d "
+				   "plugins in one run", path, MAX_PLUGINS);
 	p = &plugins[nr_plugins];
 	memset(p, 0, sizeof(*p));
-	if (probe(path, &p->desc, err, errlen))
+	if (probe(path, &p->desc, err))
 		return -1;
 	p->path = strdup(path);
-	if (!p->path) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!p->path)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	proxy_ops(p);
-	if (idl_governor_register(&p->ops, err, errlen)) {
+	/* the registry is the public API's (governor.h): its own convention */
+	if (idl_governor_register(&p->ops, err->msg, sizeof(err->msg))) {
+		err->status = IDL_EXIT_BADINPUT;
 		free(p->path);
 		return -1;
 	}
 	nr_plugins++;
 	*ops = &p->ops;
 	/* in a process made to run plugins (decide's), run it here */
-	return idl_plugins_may_run_here() ?
-	       idl_plugin_activate(*ops, err, errlen) : 0;
+	return idl_plugins_may_run_here() ? idl_plugin_activate(*ops, err) : 0;
 }
 
 bool idl_governor_is_plugin(const struct idl_governor_ops *ops)

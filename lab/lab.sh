@@ -193,16 +193,18 @@ fetch_tracecmd() {
 # The workload, static for the guest; rebuilt when its source changes.
 build_workload() {
 	local src=$TOP/tests/idle-workload.c out=$CACHE/idle-workload
-	local btf=$TOP/lib/btf.c
+	local btf=$TOP/traces/record/btf.c err=$TOP/lib/error.c
 	[ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$btf" ] &&
-		[ "$out" -nt "$TOP/lib/btf.h" ] && return
+		[ "$out" -nt "$TOP/traces/record/btf.h" ] &&
+		[ "$out" -nt "$err" ] && return
 	command -v "$CROSS_CC" >/dev/null ||
 		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
-	# lib/btf.c wants the build's config.h, and needs nothing of it
+	# btf.c and error.c want the build's config.h, and need nothing of it
 	mkdir -p "$CACHE/cross-include"
 	: > "$CACHE/cross-include/config.h"
 	"$CROSS_CC" -O2 -static -I"$CACHE/cross-include" -I"$TOP/lib" \
-		-o "$out.tmp$$" "$src" "$btf" -lm
+		-I"$TOP/traces/record" \
+		-o "$out.tmp$$" "$src" "$btf" "$err" -lm
 	mv "$out.tmp$$" "$out"
 }
 

@@ -93,7 +93,7 @@ int replay_run_units(struct replay_run *run, const struct replay_opts *o,
 		     struct idl_err *err);
 
 /*
- * contain.c: plugin columns run in their own processes, so that a
+ * plugin-columns.c: plugin columns run in their own processes, so that a
  * plugin that crashes, loops or corrupts memory cannot take the replay
  * or the other columns down.  start() forks one process per plugin
  * column (before any thread exists); finish() collects their numbers

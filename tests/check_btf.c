@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lib/btf.c: a BTF blob built here by hand, type by type (the layout of
- * the kernel's Documentation/bpf/btf.rst), with every kind that carries
- * extra bytes before the struct that is looked for, so that a wrong
- * length for any of them loses the struct; then damaged blobs.
+ * traces/record/btf.c: a BTF blob built here by hand, type by type (the
+ * layout of the kernel's Documentation/bpf/btf.rst), with every kind that
+ * carries extra bytes before the struct that is looked for, so that a
+ * wrong length for any of them loses the struct; then damaged blobs.
  */
 #include "config.h"
 
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "btf.h"
+#include "error.h"
 
 static uint8_t blob[4096];
 static size_t blob_len;
@@ -121,22 +122,41 @@ static void build(void)
 	finish();
 }
 
+static struct idl_err err;
+
+/* The offset of @strct.@member in @buf, @err saying why it has none. */
+static long off(const void *buf, size_t len, const char *strct,
+		const char *member)
+{
+	err.msg[0] = '\0';
+	return btf_member_offset(buf, len, strct, member, &err);
+}
+
+/* -1, and @err holds @what */
+static void refused(long got, const char *what)
+{
+	ck_assert_int_eq(got, -1);
+	ck_assert_msg(strstr(err.msg, what), "\"%s\" is not in \"%s\"",
+		      what, err.msg);
+}
+
 START_TEST(test_offsets)
 {
 	build();
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "res"), 24);
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "cpu"), 4);
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "flags"),
-			 0);
+	ck_assert_int_eq(off(blob, blob_len, "dev", "res"), 24);
+	ck_assert_int_eq(off(blob, blob_len, "dev", "cpu"), 4);
+	ck_assert_int_eq(off(blob, blob_len, "dev", "flags"), 0);
 	/* members of an anonymous union count as the struct's own */
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "a"), 8);
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "b"), 8);
+	ck_assert_int_eq(off(blob, blob_len, "dev", "a"), 8);
+	ck_assert_int_eq(off(blob, blob_len, "dev", "b"), 8);
 	/* a bit field that does not start a byte has no byte offset */
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "odd"), -1);
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "dev", "nope"), -1);
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "cpu", "res"), -1);
+	refused(off(blob, blob_len, "dev", "odd"),
+		"BTF: dev.odd is a bit field that does not start a byte");
+	refused(off(blob, blob_len, "dev", "nope"),
+		"BTF: struct dev has no member nope");
+	refused(off(blob, blob_len, "cpu", "res"), "BTF: no struct cpu");
 	/* an enum is not a struct, its values not members */
-	ck_assert_int_eq(btf_member_offset(blob, blob_len, "e", "E0"), -1);
+	refused(off(blob, blob_len, "e", "E0"), "BTF: no struct e");
 }
 END_TEST
 
@@ -148,21 +168,23 @@ START_TEST(test_damaged)
 	build();
 	/* every blob cut short is refused */
 	for (cut = 0; cut < blob_len; cut++)
-		ck_assert_int_eq(btf_member_offset(blob, cut, "dev", "res"),
-				 -1);
+		refused(off(blob, cut, "dev", "res"), "BTF: offset ");
 	memcpy(copy, blob, blob_len);
 	copy[0] ^= 1;			/* magic */
-	ck_assert_int_eq(btf_member_offset(copy, blob_len, "dev", "res"), -1);
+	refused(off(copy, blob_len, "dev", "res"),
+		"BTF: offset 0: not a BTF header (magic 0xeb9e, version 1)");
 	memcpy(copy, blob, blob_len);
 	copy[2] = 2;			/* version */
-	ck_assert_int_eq(btf_member_offset(copy, blob_len, "dev", "res"), -1);
+	refused(off(copy, blob_len, "dev", "res"), "version 2");
 	memcpy(copy, blob, blob_len);
 	copy[24 + 7] = 31;		/* the first type's kind: unknown */
-	ck_assert_int_eq(btf_member_offset(copy, blob_len, "dev", "res"), -1);
+	refused(off(copy, blob_len, "dev", "res"),
+		"BTF: offset 24: type 1 of unknown kind 31");
 	memcpy(copy, blob, blob_len);
 	copy[12] = 0xff;		/* type_len past the end */
-	ck_assert_int_eq(btf_member_offset(copy, blob_len, "dev", "res"), -1);
-	ck_assert_int_eq(btf_member_offset(NULL, 0, "dev", "res"), -1);
+	refused(off(copy, blob_len, "dev", "res"),
+		"BTF: offset 8: its sections run past its");
+	refused(off(NULL, 0, "dev", "res"), "BTF: offset 0: 0 bytes: not BTF");
 }
 END_TEST
 
@@ -175,9 +197,14 @@ START_TEST(test_file)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, blob, blob_len), (ssize_t)blob_len);
 	close(fd);
-	ck_assert_int_eq(btf_file_member_offset(path, "dev", "res"), 24);
+	ck_assert_int_eq(btf_file_member_offset(path, "dev", "res", &err), 24);
+	ck_assert_int_eq(btf_file_member_offset(path, "dev", "nope", &err),
+			 -1);
+	ck_assert_msg(strstr(err.msg, path), "no file name in \"%s\"",
+		      err.msg);
 	unlink(path);
-	ck_assert_int_eq(btf_file_member_offset(path, "dev", "res"), -1);
+	ck_assert_int_eq(btf_file_member_offset(path, "dev", "res", &err), -1);
+	ck_assert_msg(strstr(err.msg, "No such file"), "%s", err.msg);
 }
 END_TEST
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
+ * Over 800 lines: one governor's tests on one rig, mirroring one kernel file.
+ *
  * Unit tests of the teo governor (governors/teo.c) against values worked
  * out by hand from the kernel's 6.18.y teo_update(), teo_select() and
  * teo_reflect(), as doc/governor-teo.md ("The algorithm") and

@@ -35,10 +35,10 @@ awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' \
 	"$top_srcdir/doc/plugins.md" | cmp -s - "$top_srcdir/tests/plugins/deepest.c" ||
 	bad "doc/plugins.md's example is not tests/plugins/deepest.c"
 # the lab's captures trace every event that record enables
-# (traces/record.c), which is what import reads (a capture without the
+# (traces/record/record.c), which is what import reads (a capture without the
 # dev_pm_qos ones agreed on 71.65% where the workload set CPU 0's resume
 # latency)
-events=$(sed -n '/rec_events\[\]\[2\] = {/,/^};/p' "$top_srcdir/traces/record.c" |
+events=$(sed -n '/rec_events\[\]\[2\] = {/,/^};/p' "$top_srcdir/traces/record/record.c" |
 	grep -o '{ "[a-z]*", "[a-z_]*" }' | sed 's/{ "\(.*\)", "\(.*\)" }/\1\/\2/')
 [ "$(echo "$events" | wc -l)" -ge 20 ] ||
 	bad "record.c's event list not found ($events)"

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "btf.h"
+#include "error.h"
 
 static unsigned long long now_ns(void)
 {
@@ -235,12 +236,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "btf-offset")) {
+		struct idl_err err;
 		long off = btf_file_member_offset("/sys/kernel/btf/vmlinux",
-						  argv[2], argv[3]);
+						  argv[2], argv[3], &err);
 
 		if (off < 0) {
-			fprintf(stderr, "idle-workload: no %s.%s in the "
-				"kernel's BTF\n", argv[2], argv[3]);
+			fprintf(stderr, "idle-workload: %s\n", err.msg);
 			return 1;
 		}
 		printf("%ld\n", off);

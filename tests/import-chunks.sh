@@ -1,6 +1,6 @@
 #!/bin/sh
 # The text importers read a file in chunks, on two threads when it is
-# large (traces/text-chunk.c), and must give what one sequential read
+# large (traces/import/text-chunk.c), and must give what one sequential read
 # gives: the same trace, byte for byte, the same messages and the same
 # exit status.  Each input is imported in one chunk on one thread (the
 # reference), then in chunks of a few bytes to 64 KiB on one and two

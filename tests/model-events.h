@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Hand-built kernel events and a model that collects the periods it
- * emits, for the model's unit tests (check_model, check_model_clock).
+ * emits, for the model's unit tests (check_model*.c).
  * HZ = 250 throughout: TICK_NSEC = 4 000 000 ns.
  */
 #ifndef IDLELAB_TESTS_MODEL_EVENTS_H

@@ -7,8 +7,3 @@ TESTS += tests/check_tables tests/states-cli.sh tests/states-cpupower.sh
 EXTRA_DIST += tests/states-cli.sh tests/states-cpupower.sh \
 	tests/fixtures/sysfs-skl tests/fixtures/sysfs-haltpoll \
 	tests/fixtures/tables
-check_PROGRAMS += tests/check_btf
-tests_check_btf_SOURCES = tests/check_btf.c
-tests_check_btf_CFLAGS = $(UNIT_CFLAGS)
-tests_check_btf_LDADD = $(UNIT_LIBS)
-TESTS += tests/check_btf

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: trace.dat (traces/import-dat.c and libtracecmd).
+ * libFuzzer target: trace.dat (traces/import/import-dat.c and libtracecmd).
  * idlelab import runs the reader in a forked child (libtracecmd trusts
  * the file); this target includes import-dat.c to call its scan and run
  * in-process, so ASan sees what the reader and idlelab's event decoder
- * (traces/decode-bin.c) do.  tests/import-cli.sh and tests/bad-input.sh
+ * (traces/import/decode-bin.c) do.  tests/import-cli.sh and tests/bad-input.sh
  * test the containment in the child separately.
  */
 #include "import-dat.c"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer target: ftrace text (tracefs trace file) import (traces/import-text.c, text-*.c). */
+/*
+ * libFuzzer target: ftrace text (tracefs trace file) import
+ * (traces/import/import-text.c, text-*.c).
+ */
 #include "config.h"
 
 #include "fuzz-import.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: the native trace reader (traces/trace-read.c).
+ * libFuzzer target: the native trace reader (traces/format/trace-read.c).
  * Reads all periods, then rewinds and reads those of CPU 0, as replay
  * does.
  */

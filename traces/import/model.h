@@ -49,7 +49,7 @@ struct model_opts {
 	/* each CPU's resume-latency QoS in us at the start (-1 none), or
 	 * NULL: none known (TRACE_MAX_CPUS entries) */
 	const int32_t	*dev_qos_us;
-	/* the kernel migrates idle CPUs' timers (6.9+, tmigr_runs_elsewhere()):
+	/* the kernel migrates idle CPUs' timers (6.9+, model_tmigr_runs_elsewhere()):
 	 * else the model turns it on when the events show it */
 	bool		tmigr;
 	/* the table's states, for the kernel's miss rule (residency_lag()):
@@ -185,8 +185,8 @@ uint32_t hz_est_result(const struct hz_est *h);
  * active, which runs them.  A global timer armed for one CPU and run
  * by another shows it.
  */
-bool tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
-			  bool pinned);
+bool model_tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
+				bool pinned);
 /* Does the kernel of release @release ("6.12.118+deb12-arm64") migrate
  * timers?  False when unknown. */
 bool kernel_migrates_timers(const char *release);

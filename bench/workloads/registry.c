@@ -24,11 +24,11 @@ volatile sig_atomic_t bench_stop;
 
 /* The benchmarks: one line each in bench/Makefile.inc (BENCHMARKS). */
 #define IDL_BENCH(sym) extern const struct bench_def sym;
-#include "bench/bench-list.h"
+#include "bench/workloads/bench-list.h"
 #undef IDL_BENCH
 #define IDL_BENCH(sym) &sym,
 static const struct bench_def *const defs[] = {
-#include "bench/bench-list.h"
+#include "bench/workloads/bench-list.h"
 	NULL
 };
 #undef IDL_BENCH

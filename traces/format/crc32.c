@@ -13,7 +13,7 @@
  * checks every block it reads, and the tables took a fifth of its time
  * with the cheaper governors (doc/performance.md).  Where the CPU has
  * the 512-bit form (VPCLMULQDQ with AVX-512), four 512-bit lanes fold
- * 256 bytes at a time, faster again (doc/performance.md, seventh
+ * 256 bytes at a time, faster again (doc/history/performance.md, seventh
  * round).  All give the same CRC; tests/check_trace_format compares
  * them.
  */

@@ -10,18 +10,21 @@
 
 #include <stddef.h>
 
+struct idl_err;
+
 /*
  * The byte offset of member @member of struct @strct (members of its
  * anonymous structs and unions included) in the BTF blob @buf of @len
- * bytes, in this machine's byte order.  -1 when the blob is not BTF, is
- * damaged, or has no such struct or member (or it is a bit field that
- * does not start a byte).
+ * bytes, in this machine's byte order.  -1 with @err set when the blob
+ * is not BTF ("BTF: offset N: ..."), is damaged, or has no such struct
+ * or member (or it is a bit field that does not start a byte).
  */
 long btf_member_offset(const void *buf, size_t len, const char *strct,
-		       const char *member);
+		       const char *member, struct idl_err *err);
 
-/* The same for a BTF file: -1 also when it cannot be read (errno set). */
+/* The same for a BTF file: -1 also when it cannot be read (@err says
+ * why, errno set). */
 long btf_file_member_offset(const char *path, const char *strct,
-			    const char *member);
+			    const char *member, struct idl_err *err);
 
 #endif

@@ -25,11 +25,11 @@
 
 /* The importers: one line each in IMPORTERS (traces/Makefile.inc). */
 #define IDL_IMPORTER(sym) extern const struct importer sym;
-#include "traces/import-list.h"
+#include "traces/import/import-list.h"
 #undef IDL_IMPORTER
 #define IDL_IMPORTER(sym) &sym,
 static const struct importer *const importers[] = {
-#include "traces/import-list.h"
+#include "traces/import/import-list.h"
 	NULL
 };
 #undef IDL_IMPORTER

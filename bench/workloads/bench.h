@@ -160,7 +160,7 @@ int parse_cyclictest(const char *out, struct bench_result *r,
 int parse_fio_json(const char *out, struct bench_result *r,
 		   struct idl_err *err);
 
-/* ------------------------- helpers shared by benchmarks (bench/common.c) */
+/* ------------- helpers shared by benchmarks (bench/workloads/common.c) */
 
 /* Built-ins: the end of the run, and rtt-p50/p90/p99-style metrics (us). */
 uint64_t bench_deadline_ns(const struct bench_args *a);

@@ -49,7 +49,7 @@ static int64_t carried(const struct off_track *o, int64_t off, int64_t from,
 	return off + (int64_t)llround((double)d * o->ppb / 1e9);
 }
 
-int64_t clock_off_at(const struct model *m, int64_t ts)
+int64_t model_clock_off_at(const struct model *m, int64_t ts)
 {
 	const struct off_track *o = &m->off;
 
@@ -112,7 +112,7 @@ void model_observe_offset(struct model *m, uint64_t ts, int64_t base_now)
 	struct off_track *o = &m->off;
 	struct off_sample s = {
 		.ts = (int64_t)ts,
-		.off = clamp_time((int64_t)ts - base_now),
+		.off = model_clamp_time((int64_t)ts - base_now),
 	};
 
 	if (m->o.clock_is_mono || base_now > FOREIGN_NS)
@@ -138,7 +138,7 @@ void model_observe_offset(struct model *m, uint64_t ts, int64_t base_now)
 	}
 	/* the event follows the clock read: a sample below the line
 	 * lowers it at once */
-	if (s.off < clock_off_at(m, s.ts)) {
+	if (s.off < model_clock_off_at(m, s.ts)) {
 		o->base = s.off;
 		o->base_ts = s.ts;
 	}
@@ -156,7 +156,7 @@ static int64_t floor_div(int64_t a, int64_t b)
 /* Monotonic start of jiffy j_ref, NONE while unknown. */
 static int64_t jiffy_ref_mono(const struct model *m)
 {
-	return min64(m->jif.g_cur, m->jif.g_prev);
+	return model_min64(m->jif.g_cur, m->jif.g_prev);
 }
 
 /* Jiffy @j had started by trace time @ts: in monotonic time, where its
@@ -169,16 +169,18 @@ static void jiffy_bound(struct model *m, uint64_t ts, uint64_t j)
 	if (!m->tick_ns || m->grid_phase < 0 ||
 	    !(m->o.clock_is_mono || m->off.valid))
 		return;
-	mono = (int64_t)ts - clock_off_at(m, (int64_t)ts) + JIFFY_MARGIN_NS;
-	mono -= past_grid(m, mono);
-	bound = sat_muladd(mono, (int64_t)g->j_ref - (int64_t)j, m->tick_ns);
+	mono = (int64_t)ts - model_clock_off_at(m, (int64_t)ts) +
+	       JIFFY_MARGIN_NS;
+	mono -= model_past_grid(m, mono);
+	bound = model_sat_muladd(mono, (int64_t)g->j_ref - (int64_t)j,
+				 m->tick_ns);
 	if (ts > g->win + JIFFY_WINDOW_NS) {
 		if (g->g_cur != NONE)
 			g->g_prev = g->g_cur;
 		g->g_cur = NONE;
 		g->win = ts;
 	}
-	g->g_cur = min64(g->g_cur, bound);
+	g->g_cur = model_min64(g->g_cur, bound);
 }
 
 void model_observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
@@ -199,39 +201,40 @@ void model_observe_jiffies(struct model *m, uint64_t ts, uint64_t j)
 	/* Until the grid is known, in trace time: jiffy j started at or
 	 * before ts; keep the tightest bound, and follow it up again if
 	 * the two clocks drift apart. */
-	est = sat_muladd((int64_t)ts, (int64_t)g->j_ref - (int64_t)j,
-			 m->tick_ns);
+	est = model_sat_muladd((int64_t)ts, (int64_t)g->j_ref - (int64_t)j,
+			       m->tick_ns);
 	if (est < g->sref || est - g->sref > m->tick_ns)
 		g->sref = est;
 }
 
 /* Trace-time estimate before the snap onto the tick grid: less than a
  * tick later than it (stale() uses it to skip most timers cheaply). */
-int64_t jiffy_time_unsnapped(const struct model *m, int64_t j, int64_t off)
+int64_t model_jiffy_time_unsnapped(const struct model *m, int64_t j,
+				   int64_t off)
 {
 	int64_t g = jiffy_ref_mono(m);
 
 	if (!m->jif.valid || !m->tick_ns)
 		return NONE;
 	if (g != NONE)
-		return sat_muladd(g, j - (int64_t)m->jif.j_ref, m->tick_ns) +
-		       off;
-	return sat_muladd(m->jif.sref, j - (int64_t)m->jif.j_ref,
-			  m->tick_ns);
+		return model_sat_muladd(g, j - (int64_t)m->jif.j_ref,
+					m->tick_ns) + off;
+	return model_sat_muladd(m->jif.sref, j - (int64_t)m->jif.j_ref,
+				m->tick_ns);
 }
 
-int64_t jiffy_time(const struct model *m, int64_t j, int64_t off)
+int64_t model_jiffy_time(const struct model *m, int64_t j, int64_t off)
 {
-	int64_t t = jiffy_time_unsnapped(m, j, off), mono;
+	int64_t t = model_jiffy_time_unsnapped(m, j, off), mono;
 
 	if (t == NONE || m->grid_phase < 0 || jiffy_ref_mono(m) != NONE)
 		return t;
 	/* jiffies advance on the tick grid: snap down onto it */
 	mono = t - off;
-	return mono - past_grid(m, mono) + off;
+	return mono - model_past_grid(m, mono) + off;
 }
 
-int64_t jiffy_at(const struct model *m, uint64_t ts, int64_t off)
+int64_t model_jiffy_at(const struct model *m, uint64_t ts, int64_t off)
 {
 	int64_t g = jiffy_ref_mono(m);
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The event model's own state and clock helpers, shared by model.c (the
- * events) and model-close.c (closing periods: their inputs, and holding
- * them until timers armed before the capture are known).
+ * The event model's own state and helpers, shared by its files: model.c
+ * (create, feed, finish), the event handlers (model-ev-idle.c,
+ * model-ev-timer.c), the timer table (model-timers.c), the tick
+ * (model-tick.c), the clocks (model-clock.c), PM QoS (model-qos.c) and
+ * closing periods (model-close.c: their inputs, and holding them until
+ * timers armed before the capture are known).  Every function here is
+ * model_*.
  */
 #ifndef IDLELAB_MODEL_INT_H
 #define IDLELAB_MODEL_INT_H
@@ -188,7 +192,8 @@ struct cpu_state {
 	struct tick_view tick, tick_sel;
 	bool		tick_stopped;	/* tick_stop seen in this idle loop */
 	/* when it was last stopped and last ran again: the CPU's time out
-	 * of the timer migration hierarchy (model.c, last_active()) */
+	 * of the timer migration hierarchy (model-ev-idle.c,
+	 * last_active()) */
 	uint64_t	stop_ts, restart_ts;
 	uint64_t	idle_to;	/* the exit that was its first event */
 	bool		sel_lonely;	/* last_active() at the select */
@@ -263,13 +268,13 @@ struct model {
 
 /* ------------------------------------------------- clock relations */
 
-static inline int64_t clamp_time(int64_t v)
+static inline int64_t model_clamp_time(int64_t v)
 {
 	return v > TIME_MAX ? TIME_MAX : v < -TIME_MAX ? -TIME_MAX : v;
 }
 
 /* a + b * c, saturated to +-EV_TIMER_MAX (jiffies to ns and back) */
-static inline int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
+static inline int64_t model_sat_muladd(int64_t a, int64_t b, int64_t c)
 {
 	int64_t r;
 
@@ -280,33 +285,34 @@ static inline int64_t sat_muladd(int64_t a, int64_t b, int64_t c)
 }
 
 /* How far @mono is past the tick grid's last point, [0, TICK_NSEC). */
-static inline int64_t past_grid(const struct model *m, int64_t mono)
+static inline int64_t model_past_grid(const struct model *m, int64_t mono)
 {
 	int64_t r = (mono - m->grid_phase) % m->tick_ns;
 
 	return r < 0 ? r + m->tick_ns : r;
 }
 
-static inline int64_t min64(int64_t a, int64_t b)
+static inline int64_t model_min64(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
 }
 
-static inline int64_t rel(int64_t t, uint64_t entry)
+static inline int64_t model_rel(int64_t t, uint64_t entry)
 {
 	return t == NONE ? NONE : t - (int64_t)entry;
 }
 
 /* model-clock.c: the offset at trace time @ts (0 with a monotonic trace
  * clock or before the first sample); jiffy times at offset @off */
-int64_t clock_off_at(const struct model *m, int64_t ts);
+int64_t model_clock_off_at(const struct model *m, int64_t ts);
 void model_observe_offset(struct model *m, uint64_t ts, int64_t base_now);
 void model_observe_jiffies(struct model *m, uint64_t ts, uint64_t j);
-int64_t jiffy_time_unsnapped(const struct model *m, int64_t j, int64_t off);
+int64_t model_jiffy_time_unsnapped(const struct model *m, int64_t j,
+				   int64_t off);
 /* trace time at which jiffy @j starts, NONE if unknown */
-int64_t jiffy_time(const struct model *m, int64_t j, int64_t off);
+int64_t model_jiffy_time(const struct model *m, int64_t j, int64_t off);
 /* the jiffy current at trace time @ts */
-int64_t jiffy_at(const struct model *m, uint64_t ts, int64_t off);
+int64_t model_jiffy_at(const struct model *m, uint64_t ts, int64_t off);
 
 /* model-close.c */
 int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err);
@@ -331,14 +337,41 @@ void model_qos_request(struct model *m, const struct raw_event *e);
 void model_qos_update(struct model *m, const struct raw_event *e);
 int32_t model_qos_at_entry(const struct model *m, const struct cpu_state *c);
 
-/* model.c */
-bool collecting(const struct model *m, const struct cpu_state *c,
-		uint64_t ts);
+/* model-timers.c: the table of pending timers */
+uint64_t model_timer_key(uint8_t kind, uint64_t ptr);
+int32_t model_timer_find(struct model *m, uint64_t key);
+void model_timer_remove(struct model *m, uint64_t key);
+void model_timer_set(struct model *m, uint8_t kind, uint64_t ptr,
+		     uint32_t cpu, int64_t exp, uint32_t flags);
+
+/* model-ev-idle.c: the idle loop's events and the wake cause */
+int model_on_idle(struct model *m, const struct raw_event *e,
+		  struct idl_err *err);
+int model_on_boundary(struct model *m, const struct raw_event *e,
+		      struct idl_err *err);
+void model_on_remote(struct model *m, const struct raw_event *e);
+void model_on_probe(struct model *m, struct cpu_state *c,
+		    const struct raw_event *e);
+void model_follow_irqs(struct cpu_state *c, const struct raw_event *e);
+void model_local_cause(struct model *m, struct cpu_state *c,
+		       const struct raw_event *e, uint8_t what,
+		       uint32_t detail, bool known);
+bool model_collecting(const struct model *m, const struct cpu_state *c,
+		      uint64_t ts);
+
+/* model-ev-timer.c: hrtimer and timer-wheel events */
+int model_on_hrtimer(struct model *m, const struct raw_event *e,
+		     struct idl_err *err);
+int model_on_wheel(struct model *m, const struct raw_event *e,
+		   struct idl_err *err);
+bool model_is_tick_timer(const struct cpu_state *c,
+			 const struct raw_event *e);
 
 /* model-tick.c */
-void stop_programmed(struct cpu_state *c, int64_t exp);
-void next_at_select(struct cpu_state *c);
-bool tick_seen(struct model *m, struct cpu_state *c,
-	       const struct raw_event *e, int64_t due);
+void model_stop_programmed(struct cpu_state *c, int64_t exp);
+void model_next_at_select(struct cpu_state *c);
+bool model_tick_seen(struct model *m, struct cpu_state *c,
+		     const struct raw_event *e, int64_t due);
+void model_tick_runs(struct cpu_state *c, uint64_t ts);
 
 #endif

@@ -34,20 +34,20 @@ static int64_t delta_tick(struct model *m, struct cpu_state *c, int64_t off,
 		} else {
 			*flags |= IP_TICK_EXACT;
 		}
-		return rel(t, now);
+		return model_rel(t, now);
 	}
 	if (tv->known == TK_OFF) {
 		*flags |= IP_TICK_EXACT;
-		return rel(hr_t, now);
+		return model_rel(hr_t, now);
 	}
 	if (c->stopped_at_sel || !m->tick_ns)
 		return sleep;
 	if (m->grid_phase >= 0) {
 		mono = c->sel_ts - off;
-		t = mono + m->tick_ns - past_grid(m, mono);
-		return rel(t + off, now);
+		t = mono + m->tick_ns - model_past_grid(m, mono);
+		return model_rel(t + off, now);
 	}
-	return min64(m->tick_ns / 2, sleep);
+	return model_min64(m->tick_ns / 2, sleep);
 }
 
 static uint8_t pick_cause(const struct cause *ca, uint32_t *detail)
@@ -245,7 +245,8 @@ static bool wheel_keeps_tick(struct model *m, struct held *x, int64_t jiffy)
 
 	if (jiffy == NONE || !m->jif.valid || d == NONE ||
 	    (x->p.flags & IP_TICK_STOPPED) ||
-	    jiffy - jiffy_at(m, (uint64_t)x->sel, clock_off_at(m, x->sel)) > 1)
+	    jiffy - model_jiffy_at(m, (uint64_t)x->sel,
+				   model_clock_off_at(m, x->sel)) > 1)
 		return false;
 	if (d < x->p.sleep_length_ns)
 		x->p.sleep_length_ns = d;
@@ -467,7 +468,7 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 		sel = c->sel_ts = (int64_t)c->entry_ns;
 	c->sel_moved = false;
 
-	off = clock_off_at(m, sel);
+	off = model_clock_off_at(m, sel);
 	if (c->hr_min != NONE) {
 		hr_t = c->hr_min + off;
 		exact = m->o.clock_is_mono || m->off.valid;
@@ -478,11 +479,11 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 			wh_t = c->next_at_sel + off;
 		m->st.stop_next_used++;
 	} else if (c->wheel_min != NONE) {
-		wh_t = jiffy_time(m, c->wheel_min, off);
+		wh_t = model_jiffy_time(m, c->wheel_min, off);
 		if (wh_t == NONE)
 			exact = false;
 	}
-	best = min64(hr_t, wh_t);
+	best = model_min64(hr_t, wh_t);
 	/* times relative to the kernel's "now", as select saw them */
 	p.sleep_length_ns = best == NONE ? NONE : best - sel;
 	/* A timer we did not see armed fired: it bounds the sleep length. */
@@ -501,9 +502,10 @@ int model_close_period(struct model *m, uint32_t cpu, struct idl_err *err)
 	 * returns the time to the next programmed event (as
 	 * tick_nohz_get_sleep_length(), doc/governors.md section 3.2). */
 	if (!c->stopped_at_sel && wh_t != NONE && m->jif.valid &&
-	    c->wheel_min - jiffy_at(m, (uint64_t)sel, off) <= 1 &&
+	    c->wheel_min - model_jiffy_at(m, (uint64_t)sel, off) <= 1 &&
 	    p.delta_tick_ns != NONE)
-		p.sleep_length_ns = min64(p.delta_tick_ns, rel(hr_t, sel));
+		p.sleep_length_ns = model_min64(p.delta_tick_ns,
+						model_rel(hr_t, sel));
 	if (exact)
 		p.flags |= IP_SLEEP_EXACT;
 	probed = probed_inputs(m, &c->probe, &p);

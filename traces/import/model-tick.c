@@ -3,8 +3,9 @@
  * The tick as the governor's inputs see it: which period a tick handler
  * run counts for (got_idle_tick, read at reflect), and the next timer
  * event that the tick stop after a select programs (the timer part of
- * that select's sleep length).  Split from model.c, which calls these
- * as the events come.
+ * that select's sleep length), and the tick running again.  The event
+ * handlers (model-ev-idle.c, model-ev-timer.c) call these as the events
+ * come.
  */
 #include "config.h"
 
@@ -18,7 +19,7 @@
  * kernel's own answer, timers armed before the capture included.  It
  * is not traced when the tick already stood there.
  */
-void stop_programmed(struct cpu_state *c, int64_t exp)
+void model_stop_programmed(struct cpu_state *c, int64_t exp)
 {
 	c->stop_next = exp;
 	c->stop_next_known = true;
@@ -29,7 +30,7 @@ void stop_programmed(struct cpu_state *c, int64_t exp)
  * the tick stopped before the select and nothing re-programmed since,
  * the kernel found it unchanged: where the tick's timer stands.
  */
-void next_at_select(struct cpu_state *c)
+void model_next_at_select(struct cpu_state *c)
 {
 	c->next_at_sel = c->stop_next;
 	c->next_at_sel_known = c->stop_next_known;
@@ -93,15 +94,15 @@ static bool before_idle_loop(const struct cpu_state *c, int64_t due)
  * in-idle flag: nobody's (lab captures' kprobes on menu_reflect and
  * tick_nohz_idle_got_tick() showed each, doc/importing.md).
  */
-bool tick_seen(struct model *m, struct cpu_state *c,
-	       const struct raw_event *e, int64_t due)
+bool model_tick_seen(struct model *m, struct cpu_state *c,
+		     const struct raw_event *e, int64_t due)
 {
 	bool first = !(c->c.ts || c->c.ipi_ts || c->c.wake_ts), mine;
 
 	if (c->phase == PH_IDLE)
 		mine = true;
 	else if (!(e->ctx & EV_CTX_TASK_KNOWN))
-		mine = collecting(m, c, e->ts);
+		mine = model_collecting(m, c, e->ts);
 	else if (!(e->ctx & EV_CTX_IDLE_TASK))
 		return false;
 	else
@@ -114,4 +115,12 @@ bool tick_seen(struct model *m, struct cpu_state *c,
 		 !c->loop_ending)
 		c->tick_latch = true;
 	return mine;
+}
+
+/* The tick of @c runs (again) from @ts. */
+void model_tick_runs(struct cpu_state *c, uint64_t ts)
+{
+	if (c->tick_stopped)
+		c->restart_ts = ts;
+	c->tick_stopped = false;
 }

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "btf.h"
+#include "error.h"
 
 #define BTF_MAGIC	0xeB9F
 #define BTF_HDR_MIN	24	/* magic .. str_len */
@@ -79,27 +81,38 @@ static const char *name_of(const struct btf_blob *b, uint32_t off)
 	return b->strs + off;
 }
 
-/* Index every type; 0, or -1 for a damaged section. */
-static int index_types(struct btf_blob *b)
+/* Index every type; 0, or -1 for a damaged section (@err says where). */
+static int index_types(struct btf_blob *b, const char *name, size_t base,
+		       struct idl_err *err)
 {
 	size_t pos = 0, cap = 0;
 
 	b->nr = 1;
 	while (pos < b->types_len) {
+		uint32_t info;
 		long extra;
 
 		if (b->types_len - pos < 12)
-			return -1;
-		extra = type_extra(get32(b->types + pos + 4));
-		if (extra < 0 || b->types_len - pos - 12 < (size_t)extra)
-			return -1;
+			return idl_err_at_offset(err, name, base + pos,
+						 "type %u cut short", b->nr);
+		info = get32(b->types + pos + 4);
+		extra = type_extra(info);
+		if (extra < 0)
+			return idl_err_at_offset(err, name, base + pos,
+						 "type %u of unknown kind %u",
+						 b->nr, kind_of(info));
+		if (b->types_len - pos - 12 < (size_t)extra)
+			return idl_err_at_offset(err, name, base + pos,
+						 "type %u runs past the type "
+						 "section", b->nr);
 		if (b->nr >= cap) {
 			const uint8_t **n;
 
 			cap = cap ? cap * 2 : 4096;
 			n = realloc(b->by_id, cap * sizeof(*n));
 			if (!n)
-				return -1;
+				return idl_err_set(err, IDL_EXIT_FAILURE,
+						   "out of memory");
 			b->by_id = n;
 		}
 		b->by_id[b->nr++] = b->types + pos;
@@ -138,48 +151,76 @@ static long find_member(const struct btf_blob *b, const uint8_t *t,
 	return -1;
 }
 
-long btf_member_offset(const void *buf, size_t len, const char *strct,
-		       const char *member)
+static long member_offset(const void *buf, size_t len, const char *strct,
+			  const char *member, const char *name,
+			  struct idl_err *err)
 {
 	const uint8_t *p = buf;
 	struct btf_blob b = { 0 };
 	uint32_t hdr_len, type_off, type_len, str_off, str_len, id;
+	bool found = false;
 	long bits = -1;
 	uint16_t magic;
 
 	if (len < BTF_HDR_MIN)
-		return -1;
+		return idl_err_at_offset(err, name, 0, "%zu bytes: not BTF",
+					 len);
 	memcpy(&magic, p, sizeof(magic));
 	hdr_len = get32(p + 4);
 	if (magic != BTF_MAGIC || p[2] != 1 || hdr_len < BTF_HDR_MIN ||
 	    hdr_len > len)
-		return -1;
+		return idl_err_at_offset(err, name, 0, "not a BTF header "
+					 "(magic %#x, version %u)", magic,
+					 p[2]);
 	type_off = get32(p + 8);
 	type_len = get32(p + 12);
 	str_off = get32(p + 16);
 	str_len = get32(p + 20);
 	if ((uint64_t)type_off + type_len > len - hdr_len ||
 	    (uint64_t)str_off + str_len > len - hdr_len)
-		return -1;
+		return idl_err_at_offset(err, name, 8, "its sections run past "
+					 "its %zu bytes", len);
 	b.types = p + hdr_len + type_off;
 	b.types_len = type_len;
 	b.strs = (const char *)p + hdr_len + str_off;
 	b.strs_len = str_len;
-	if (index_types(&b) == 0)
-		for (id = 1; id < b.nr && bits < 0; id++) {
-			const uint8_t *t = b.by_id[id];
-			const char *s = name_of(&b, get32(t));
+	if (index_types(&b, name, hdr_len + type_off, err)) {
+		free(b.by_id);
+		return -1;
+	}
+	for (id = 1; id < b.nr && bits < 0; id++) {
+		const uint8_t *t = b.by_id[id];
+		const char *s = name_of(&b, get32(t));
 
-			if (kind_of(get32(t + 4)) == KIND_STRUCT &&
-			    s && !strcmp(s, strct))
-				bits = find_member(&b, t, member, 0);
+		if (kind_of(get32(t + 4)) == KIND_STRUCT && s &&
+		    !strcmp(s, strct)) {
+			found = true;
+			bits = find_member(&b, t, member, 0);
 		}
+	}
 	free(b.by_id);
-	return bits >= 0 && bits % 8 == 0 ? bits / 8 : -1;
+	if (!found)
+		return idl_err_set(err, IDL_EXIT_FAILURE, "%s: no struct %s",
+				   name, strct);
+	if (bits < 0)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s: struct %s has no member %s", name,
+				   strct, member);
+	if (bits % 8)
+		return idl_err_set(err, IDL_EXIT_FAILURE,
+				   "%s: %s.%s is a bit field that does not "
+				   "start a byte", name, strct, member);
+	return bits / 8;
+}
+
+long btf_member_offset(const void *buf, size_t len, const char *strct,
+		       const char *member, struct idl_err *err)
+{
+	return member_offset(buf, len, strct, member, "BTF", err);
 }
 
 long btf_file_member_offset(const char *path, const char *strct,
-			    const char *member)
+			    const char *member, struct idl_err *err)
 {
 	size_t cap = 1 << 22, len = 0;
 	uint8_t *buf = malloc(cap);
@@ -187,23 +228,34 @@ long btf_file_member_offset(const char *path, const char *strct,
 	long off = -1;
 	ssize_t n;
 
+	if (fd < 0)
+		idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+			    strerror(errno));
+	else if (!buf)
+		idl_err_set(err, IDL_EXIT_FAILURE, "out of memory");
 	/* sysfs gives no size for the blob: read until the end */
 	while (buf && fd >= 0) {
 		if (len == cap) {
 			uint8_t *more = realloc(buf, cap * 2);
 
-			if (!more)
+			if (!more) {
+				idl_err_set(err, IDL_EXIT_FAILURE,
+					    "out of memory");
 				break;
+			}
 			buf = more;
 			cap *= 2;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0)
+			idl_err_set(err, IDL_EXIT_FAILURE, "%s: %s", path,
+				    strerror(errno));
 		if (n <= 0) {
 			if (n == 0)
-				off = btf_member_offset(buf, len, strct,
-							member);
+				off = member_offset(buf, len, strct, member,
+						    path, err);
 			break;
 		}
 		len += (size_t)n;

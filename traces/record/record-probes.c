@@ -74,6 +74,7 @@ static int define_probe(size_t i)
 {
 	struct tracefs_dynevent *d;
 	char fetch[128];
+	struct idl_err btf_err;
 	long off;
 	int saved;
 
@@ -87,9 +88,10 @@ static int define_probe(size_t i)
 		return 0;
 	if (!probe_defs[i].strct)
 		return -1;
+	/* the kprobe's own refusal is what the caller reports */
 	saved = errno;
 	off = btf_file_member_offset(KERNEL_BTF, probe_defs[i].strct,
-				     probe_defs[i].member);
+				     probe_defs[i].member, &btf_err);
 	if (off < 0) {
 		errno = saved;
 		return -1;

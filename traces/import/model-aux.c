@@ -191,8 +191,8 @@ bool kernel_migrates_timers(const char *release)
 	return major > 6 || (major == 6 && minor >= 9);
 }
 
-bool tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
-			  bool pinned)
+bool model_tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
+				bool pinned)
 {
 	return e->type == EV_TIMER_EXPIRE_ENTRY && !pinned &&
 	       armed_cpu != e->cpu;
@@ -220,7 +220,7 @@ static void tmigr_feed(struct hz_est *h, const struct raw_event *e)
 		a->first_cpu = e->cpu + 1;
 	} else {
 		if (a->cpu && a->ptr == e->timer.timer &&
-		    tmigr_runs_elsewhere(e, a->cpu - 1, false))
+		    model_tmigr_runs_elsewhere(e, a->cpu - 1, false))
 			h->tmigr_seen = true;
 		a->cpu = 0;
 	}
@@ -245,7 +245,7 @@ static void tmigr_merge(struct hz_est *a, const struct hz_est *b)
 		}
 		e.cpu = y->first_cpu - 1;
 		if (y->first_cpu && x->cpu && x->ptr == y->first_ptr &&
-		    tmigr_runs_elsewhere(&e, x->cpu - 1, false))
+		    model_tmigr_runs_elsewhere(&e, x->cpu - 1, false))
 			a->tmigr_seen = true;
 		x->ptr = y->ptr;
 		x->cpu = y->cpu;
