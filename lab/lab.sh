@@ -315,6 +315,30 @@ guest_root() {
 	fi
 }
 
+# guest_setup WHAT DESCRIPTION: the guest of capture and run (WHAT), from
+# their options: the table and CPU count checked, the guest's pieces
+# ($img), $out with dt.table, $tmp with virt.dtb and root/, $extra (the
+# rcu_nocbs option), and a line that ends with DESCRIPTION.  The caller
+# removes $tmp: a RETURN trap set here would fire as this one returns.
+guest_setup() {
+	local what=$1 desc=$2
+	[ -f "$table" ] || die "$what: no table file '$table'"
+	[ "$ncpu" -ge 2 ] 2>/dev/null ||
+		die "$what: --cpus must be 2 or more (one CPU has no idle driver)"
+	guest_image "$kernel"
+	mkdir -p "$out"
+	tmp=$(mktemp -d)
+	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
+	guest_root "$tmp/root"
+	# nocbs: RCU callbacks go to kthreads, so rcu_needs_cpu() never
+	# keeps the tick (doc/lab.md)
+	extra=
+	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	cp "$table" "$out/dt.table"
+	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
+	     "$(basename "$table"), $desc" >&2
+}
+
 # boot_guest WHAT IMG NCPUS TMP CMDLINE OUT LIMIT: boot TMP/root (as
 # TMP/initrd) with TMP/virt.dtb; the guest's tar stream unpacked in OUT;
 # dies unless the guest says "ok 0" within LIMIT seconds
@@ -395,16 +419,9 @@ cmd_capture() {
 	done
 	[ -n "$out" ] || die "capture: -o DIR is required"
 	[ -n "$probes" ] && probes=$(probe_defs "$kernel")
-	[ -f "$table" ] || die "capture: no table file '$table'"
-	[ "$ncpu" -ge 2 ] 2>/dev/null ||
-		die "capture: --cpus must be 2 or more (one CPU has no idle driver)"
-	guest_image "$kernel"
-	mkdir -p "$out"
-	tmp=$(mktemp -d)
+	guest_setup capture "$work x ${secs}s"
 	trap 'rm -rf "$tmp"' RETURN
 
-	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
-	guest_root "$tmp/root"
 	cat > "$tmp/root/lab.conf" <<EOF
 LAB_WORKLOAD="$work"
 LAB_SECONDS=$secs
@@ -416,13 +433,6 @@ LAB_PROBE_INPUTS='$probes'
 EOF
 	boot=$(echo $events initcall/initcall_start \
 		initcall/initcall_finish | tr ' /' ',:')
-	cp "$table" "$out/dt.table"
-	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
-	     "$(basename "$table"), $work x ${secs}s" >&2
-	# nocbs: RCU callbacks go to kthreads, so rcu_needs_cpu() never
-	# keeps the tick (doc/lab.md)
-	extra=
-	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
 	cmdline="cpuidle.governor=$gov $extra trace_event=$boot"
 	boot_guest capture "$img" "$ncpu" "$tmp" "$cmdline trace_buf_size=16M" \
 		"$out" $((secs * 10 + 300))
@@ -475,17 +485,10 @@ cmd_run() {
 	done
 	[ -n "$out" ] && [ -n "$script" ] || die "run: -x SCRIPT and -o DIR are required"
 	[ -f "$script" ] || die "run: no script '$script'"
-	[ -f "$table" ] || die "run: no table file '$table'"
 	[ -x "$root/usr/bin/idlelab" ] ||
 		die "run: no $root/usr/bin/idlelab (lab/cross.sh builds it)"
-	[ "$ncpu" -ge 2 ] 2>/dev/null ||
-		die "run: --cpus must be 2 or more (one CPU has no idle driver)"
-	guest_image "$kernel"
-	mkdir -p "$out"
-	tmp=$(mktemp -d)
+	guest_setup run "$(basename "$script")"
 	trap 'rm -rf "$tmp"' RETURN
-	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
-	guest_root "$tmp/root"
 	cp -a "$root/." "$tmp/root/"
 	mkdir -p "$tmp/root/lab/tests"
 	cp "$script" "$tmp/root/lab/script"
@@ -497,11 +500,6 @@ cmd_run() {
 		*) die "run: --env takes NAME=VALUE, not '$v'" ;;
 		esac
 	  done; } > "$tmp/root/lab.conf"
-	cp "$table" "$out/dt.table"
-	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
-	     "$(basename "$table"), $(basename "$script")" >&2
-	extra=
-	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
 	# the kernel series first: `replay` scores what came back even when
 	# the script failed
 	echo "$kernel" > "$out/kernel"

@@ -8,37 +8,30 @@
 #   - standard output on /dev/full for the commands that print results
 # record -o and live -o need tracefs/cpuidle control: not tested here.
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: mounting a tmpfs needs root"
-	exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/atomic-write.XXXXXX")
-mnt=$tmp/mnt
+[ "$(id -u)" -eq 0 ] || skip "mounting a tmpfs needs root"
+tmpdir
+mnt=$T/mnt
 mkdir "$mnt"
 cleanup() {
 	mountpoint -q "$mnt" && umount "$mnt"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-if ! mount -t tmpfs -o size=64k,mode=0755 idlelab-atomic "$mnt"; then
-	echo "SKIP: cannot mount a tmpfs"
-	exit 77
-fi
+mount -t tmpfs -o size=64k,mode=0755 idlelab-atomic "$mnt" ||
+	skip "cannot mount a tmpfs"
 
-fail=0
 # inputs, made on a normal file system
-"$IDLELAB" synth -o "$tmp/small.trace" -m skx -c 2 -d 0.05 >/dev/null 2>&1 ||
-	{ echo "FAIL: synth of the input trace"; exit 1; }
-"$IDLELAB" synth -o "$tmp/big.trace" -m skx -c 4 -d 5 >/dev/null 2>&1 ||
-	{ echo "FAIL: synth of the input trace"; exit 1; }
-printf '# tracer: nop\n' >"$tmp/in.txt"
+"$IDLELAB" synth -o "$T/small.trace" -m skx -c 2 -d 0.05 >/dev/null 2>&1 ||
+	fatal "synth of the input trace"
+"$IDLELAB" synth -o "$T/big.trace" -m skx -c 4 -d 5 >/dev/null 2>&1 ||
+	fatal "synth of the input trace"
+printf '# tracer: nop\n' >"$T/in.txt"
 awk 'BEGIN { for (i = 0; i < 20000; i++) {
 	t = 100000000 + 7 * i; c = i % 2
 	printf "          <idle>-0       [%03d] d..1.  %d.%06d: cpu_idle: " \
 	       "state=%s cpu_id=%d\n", c, t / 1000000, t % 1000000,
-	       (i % 4 < 2) ? "1" : "4294967295", c } }' >>"$tmp/in.txt"
+	       (i % 4 < 2) ? "1" : "4294967295", c } }' >>"$T/in.txt"
 results=$top_srcdir/tests/fixtures/results/live-small.json
 
 # CMD with {out} for the output; must fail cleanly when writing fails
@@ -46,35 +39,31 @@ check() {
 	local what=$1 cmd=$2 out=$mnt/out args st first
 	args=${cmd//\{out\}/$out}
 	# shellcheck disable=SC2086 # the template is split into words
-	timeout 120 "$IDLELAB" $args >"$tmp/stdout" 2>"$tmp/stderr"
+	timeout 120 "$IDLELAB" $args >"$T/stdout" 2>"$T/stderr"
 	st=$?
-	first=$(head -n1 "$tmp/stderr")
+	first=$(head -n1 "$T/stderr")
 	if [ $st -eq 0 ] || [ $st -ge 124 ]; then
-		echo "FAIL: $what: idlelab $cmd: status $st"
-		fail=1
+		bad "$what: idlelab $cmd: status $st"
 	elif [ -z "$first" ]; then
-		echo "FAIL: $what: idlelab $cmd: no error message"
-		fail=1
-	elif ! grep -qiE 'space|write|error|full' "$tmp/stderr"; then
-		echo "FAIL: $what: idlelab $cmd: unclear error: $first"
-		fail=1
+		bad "$what: idlelab $cmd: no error message"
+	elif ! grep -qiE 'space|write|error|full' "$T/stderr"; then
+		bad "$what: idlelab $cmd: unclear error: $first"
 	else
-		echo "ok: $what: idlelab $cmd: status $st: $first"
+		ok "$what: idlelab $cmd: status $st: $first"
 	fi
 	leftover=$(cd "$mnt" && ls -A | grep -v '^filler$')
 	if [ -n "$leftover" ]; then
-		echo "FAIL: $what: idlelab $cmd left: $leftover"
+		bad "$what: idlelab $cmd left: $leftover"
 		rm -f "${mnt:?}"/$leftover
-		fail=1
 	fi
 }
 
 writers() {
 	check "$1" "states --machine skx --save {out}"
 	check "$1" "synth -o {out} -m skx -c 4 -d 5"
-	check "$1" "import $tmp/in.txt -o {out} -m skx -q"
-	check "$1" "replay -g menu,teo -o {out} $tmp/small.trace"
-	check "$1" "replay -g menu,teo --format json -o {out} $tmp/small.trace"
+	check "$1" "import $T/in.txt -o {out} -m skx -q"
+	check "$1" "replay -g menu,teo -o {out} $T/small.trace"
+	check "$1" "replay -g menu,teo --format json -o {out} $T/small.trace"
 	check "$1" "report --no-plots -o {out} $results"
 }
 
@@ -86,7 +75,7 @@ rm -f "$mnt/filler"
 # 2. an empty 64 KiB file system, outputs larger than that (those that
 # can be made large: a trace, the import of one)
 check "64 KiB tmpfs" "synth -o {out} -m skx -c 4 -d 5"
-check "64 KiB tmpfs" "import $tmp/in.txt -o {out} -m skx -q"
+check "64 KiB tmpfs" "import $T/in.txt -o {out} -m skx -q"
 # 3. an output directory that is not writable as a file
 check "directory" "synth -o $mnt -m skx -c 1 -d 0.01"
 
@@ -94,26 +83,26 @@ check "directory" "synth -o $mnt -m skx -c 1 -d 0.01"
 # reported (the dispatcher flushes and checks standard output).  A name
 # in xfail_devfull is a known bug: XFAIL until fixed (XPASS then fails).
 xfail_devfull=" "
-for cmd in "states --machine skx" "info $tmp/small.trace" \
-	   "replay -g menu $tmp/small.trace" "compare $results" \
+for cmd in "states --machine skx" "info $T/small.trace" \
+	   "replay -g menu $T/small.trace" "compare $results" \
 	   "decide --governor menu $top_srcdir/tests/decide/menu-vm-worked.in" \
 	   "--help" "--version" "help replay"; do
 	name=${cmd%% *}
 	# shellcheck disable=SC2086
-	timeout 120 "$IDLELAB" $cmd >/dev/full 2>"$tmp/stderr"
+	timeout 120 "$IDLELAB" $cmd >/dev/full 2>"$T/stderr"
 	st=$?
 	if [ $st -eq 0 ] || [ $st -ge 124 ] ||
-	   ! grep -qiE 'no space|writ' "$tmp/stderr"; then
+	   ! grep -qiE 'no space|writ' "$T/stderr"; then
 		res=FAIL
 	else
 		res=ok
 	fi
 	case "$xfail_devfull:$res" in
 	*" $name "*:FAIL) res=XFAIL ;;
-	*" $name "*:ok) res=XPASS; fail=1 ;;
-	*:FAIL) fail=1 ;;
+	*" $name "*:ok) res=XPASS; fails=$((fails + 1)) ;;
+	*:FAIL) fails=$((fails + 1)) ;;
 	esac
 	echo "$res: idlelab $cmd >/dev/full: status $st:" \
-		"$(grep -iE 'no space|writ' "$tmp/stderr" | head -n1)"
+		"$(grep -iE 'no space|writ' "$T/stderr" | head -n1)"
 done
-exit $fail
+finish

@@ -32,18 +32,17 @@
 #            as XPASS, which fails (remove the marker once fixed)
 # Usage: bad-input.sh [--learn]  (--learn prints what happens instead)
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 dir=$top_srcdir/tests/bad-input
 learn=${1:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
+tmpdir
 fifo_pid=
 inst=
 cleanup() {
 	[ -n "$fifo_pid" ] && kill "$fifo_pid" 2>/dev/null
 	[ -n "$inst" ] && rmdir "$inst" 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 TIMEOUT=${BAD_INPUT_TIMEOUT:-120}
 
 # a line of 64 MiB of 'x' after a valid beginning
@@ -56,49 +55,49 @@ hugeline() {
 # the path of FILE, generating it when its name starts with @
 path_of() {
 	case $1 in
-	@dir) mkdir -p "$tmp/a-dir"; echo "$tmp/a-dir" ;;
-	@missing) echo "$tmp/no-such-dir/file" ;;
-	@notdir) : >"$tmp/plain"; echo "$tmp/plain/file" ;;
-	@fifo) echo "$tmp/fifo" ;;
+	@dir) mkdir -p "$T/a-dir"; echo "$T/a-dir" ;;
+	@missing) echo "$T/no-such-dir/file" ;;
+	@notdir) : >"$T/plain"; echo "$T/plain/file" ;;
+	@fifo) echo "$T/fifo" ;;
 	@fifo-nowriter)
-		[ -p "$tmp/fifo-nw" ] || mkfifo "$tmp/fifo-nw"
-		echo "$tmp/fifo-nw" ;;
+		[ -p "$T/fifo-nw" ] || mkfifo "$T/fifo-nw"
+		echo "$T/fifo-nw" ;;
 	@trace-pipe) [ -z "$inst" ] || echo "$inst/trace_pipe" ;;
 	@trace-file) [ -z "$inst" ] || echo "$inst/trace" ;;
 	@sysfs-file) f=/sys/kernel/mm/transparent_hugepage/enabled
 		[ -r $f ] && echo $f ;;
 	@zero) echo /dev/zero ;;
 	@sparse)
-		[ -f "$tmp/sparse" ] || truncate -s 8G "$tmp/sparse"
-		echo "$tmp/sparse" ;;
+		[ -f "$T/sparse" ] || truncate -s 8G "$T/sparse"
+		echo "$T/sparse" ;;
 	@longline-table)
-		if [ ! -f "$tmp/ll-table" ]; then
-			printf 'name x\n# ' >"$tmp/ll-table"
-			head -c 100000 /dev/zero | tr '\0' x >>"$tmp/ll-table"
-			printf '\nstate 0 POLL 0 0\n' >>"$tmp/ll-table"
+		if [ ! -f "$T/ll-table" ]; then
+			printf 'name x\n# ' >"$T/ll-table"
+			head -c 100000 /dev/zero | tr '\0' x >>"$T/ll-table"
+			printf '\nstate 0 POLL 0 0\n' >>"$T/ll-table"
 		fi
-		echo "$tmp/ll-table" ;;
+		echo "$T/ll-table" ;;
 	@hugeline-ftrace)
-		[ -f "$tmp/hl-ftrace" ] || hugeline "$(printf '# tracer: nop\n          <idle>-0       [000] d..1.   100.000100: cpu_idle: state=1 cpu_id=0 ')" "$tmp/hl-ftrace"
-		echo "$tmp/hl-ftrace" ;;
+		[ -f "$T/hl-ftrace" ] || hugeline "$(printf '# tracer: nop\n          <idle>-0       [000] d..1.   100.000100: cpu_idle: state=1 cpu_id=0 ')" "$T/hl-ftrace"
+		echo "$T/hl-ftrace" ;;
 	@hugeline-report)
-		[ -f "$tmp/hl-report" ] || hugeline "$(printf 'cpus=2\n          <idle>-0     [000] 100.000100: cpu_idle:             state=1 cpu_id=0 ')" "$tmp/hl-report"
-		echo "$tmp/hl-report" ;;
+		[ -f "$T/hl-report" ] || hugeline "$(printf 'cpus=2\n          <idle>-0     [000] 100.000100: cpu_idle:             state=1 cpu_id=0 ')" "$T/hl-report"
+		echo "$T/hl-report" ;;
 	@hugeline-decide)
-		[ -f "$tmp/hl-decide" ] || hugeline "$(printf 'hz 250\n# ')" "$tmp/hl-decide"
-		echo "$tmp/hl-decide" ;;
+		[ -f "$T/hl-decide" ] || hugeline "$(printf 'hz 250\n# ')" "$T/hl-decide"
+		echo "$T/hl-decide" ;;
 	@hugeline-table)
-		[ -f "$tmp/hl-table" ] || hugeline "$(printf 'name x\n# ')" "$tmp/hl-table"
-		echo "$tmp/hl-table" ;;
+		[ -f "$T/hl-table" ] || hugeline "$(printf 'name x\n# ')" "$T/hl-table"
+		echo "$T/hl-table" ;;
 	@hugeline-json)
-		[ -f "$tmp/hl-json" ] || hugeline '{"format": "' "$tmp/hl-json"
-		echo "$tmp/hl-json" ;;
+		[ -f "$T/hl-json" ] || hugeline '{"format": "' "$T/hl-json"
+		echo "$T/hl-json" ;;
 	@dat-trunc)
 		local c=${IDLELAB_CORPUS:-$(cd "$top_srcdir/.." && pwd)/shared/corpus}
 		local d=$c/traces/trappy_juno_trace_idle.trace.dat
 		[ -f "$d" ] || return 0
-		head -c 3301000 "$d" >"$tmp/trunc.dat"
-		echo "$tmp/trunc.dat" ;;
+		head -c 3301000 "$d" >"$T/trunc.dat"
+		echo "$T/trunc.dat" ;;
 	*) echo "$dir/$1" ;;
 	esac
 }
@@ -108,7 +107,7 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 	mkdir "$inst" 2>/dev/null || inst=
 fi
 
-n=0 fail=0 xfails=0
+n=0 xfails=0
 while IFS='|' read -r file cmd status prefix note; do
 	file=$(echo "$file" | sed 's/^ *//; s/ *$//')
 	case $file in ''|'#'*) continue ;; esac
@@ -129,7 +128,7 @@ while IFS='|' read -r file cmd status prefix note; do
 		( cat "$dir/garbage.bin" >"$p" ) >/dev/null 2>&1 &
 		fifo_pid=$!
 	fi
-	out=$tmp/out
+	out=$T/out
 	rm -rf "$out"
 	args=${cmd//\{\}/$p}
 	args=${args//\{out\}/$out}
@@ -138,10 +137,10 @@ while IFS='|' read -r file cmd status prefix note; do
 	t=$TIMEOUT
 	case $note in xfail*) t=10 ;; esac	# a known hang need not wait
 	case $file in @fifo-nowriter|@trace-pipe|@zero) t=10 ;; esac	# nor a hang
-	timeout "$t" "$IDLELAB" $args >"$tmp/stdout" 2>"$tmp/stderr" \
+	timeout "$t" "$IDLELAB" $args >"$T/stdout" 2>"$T/stderr" \
 		</dev/null
 	got=$?
-	first=$(head -n1 "$tmp/stderr")
+	first=$(head -n1 "$T/stderr")
 	if [ -n "$fifo_pid" ]; then
 		kill "$fifo_pid" 2>/dev/null
 		wait "$fifo_pid" 2>/dev/null
@@ -174,19 +173,18 @@ while IFS='|' read -r file cmd status prefix note; do
 			xfails=$((xfails + 1))
 		else
 			echo "XPASS: $file: idlelab $cmd: remove the xfail mark"
-			fail=$((fail + 1))
+			fails=$((fails + 1))
 		fi
 		continue ;;
 	esac
 	if [ $ok = 0 ]; then
-		echo "FAIL: $file: idlelab $cmd"
+		bad "$file: idlelab $cmd"
 		echo "  expected status $status, error: $want"
 		echo "  got      status $got, error: $first"
-		fail=$((fail + 1))
 	fi
 done <"$dir/MANIFEST"
 
 [ "$learn" = --learn ] && exit 0
-echo "bad-input: $n cases, $fail failed, $xfails known bugs (XFAIL)"
+echo "bad-input: $n cases, $fails failed, $xfails known bugs (XFAIL)"
 [ $n -ge 50 ] || { echo "bad-input: MANIFEST too short"; exit 1; }
-[ $fail -eq 0 ]
+finish

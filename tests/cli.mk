@@ -9,3 +9,6 @@ TESTS += tests/check_options
 # Every numeric option of every command against the same hostile values.
 TESTS += tests/hostile-numbers.sh
 EXTRA_DIST += tests/hostile-numbers.sh
+
+# What every tests/*.sh sources: its checks, SKIP, $T and the lab's start.
+EXTRA_DIST += tests/lib.sh

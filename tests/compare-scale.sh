@@ -4,9 +4,9 @@
 # took 88 s and more (quadratic row matching); now about 1 s each on a
 # 2-core VM.  The limit, 15 s, leaves room for a slow or busy machine.
 set -u
-: "${IDLELAB:=./idlelab}"
-T=$(mktemp -d /tmp/compare-scale.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+tmpdir
 N=${COMPARE_SCALE_N:-20000}
 LIMIT=${COMPARE_SCALE_LIMIT:-15}
 
@@ -23,7 +23,6 @@ awk -v n="$N" 'BEGIN {
 	print "]}"
 }' > "$T/r.json"
 
-fails=0
 run() {
 	what=$1; shift
 	start=$(date +%s%N)
@@ -33,17 +32,14 @@ run() {
 	ms=$(( (end - start) / 1000000 ))
 	secs=$((ms / 1000)).$(printf %03d $((ms % 1000)))
 	if [ $rc = 0 ]; then
-		echo "ok: $what of $N benchmarks: $secs s"
+		ok "$what of $N benchmarks: $secs s"
 	else
-		echo "FAIL: $what of $N benchmarks: exit $rc after $secs s (limit $LIMIT s) $(head -c 300 "$T/err")"
-		fails=$((fails + 1))
+		bad "$what of $N benchmarks: exit $rc after $secs s (limit $LIMIT s) $(head -c 300 "$T/err")"
 	fi
 }
 run compare compare "$T/r.json"
-[ "$(grep -c '^bench' "$T/out")" -ge "$((N / 4))" ] || {
-	echo "FAIL: compare printed $(grep -c '^bench' "$T/out") benchmarks"
-	fails=$((fails + 1))
-}
+[ "$(grep -c '^bench' "$T/out")" -ge "$((N / 4))" ] ||
+	bad "compare printed $(grep -c '^bench' "$T/out") benchmarks"
 run "compare --format csv" compare --format csv "$T/r.json"
 run report report --no-plots -o "$T/r.html" "$T/r.json"
 
@@ -75,9 +71,8 @@ metric_rows 40000
 t10=$(best_ms 10000)
 t40=$(best_ms 40000)
 if [ $((t40)) -le $((8 * (t10 > 0 ? t10 : 1))) ]; then
-	echo "ok: one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms"
+	ok "one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms"
 else
-	echo "FAIL: one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms (more than 8 times)"
-	fails=$((fails + 1))
+	bad "one benchmark's rows: 10,000 in $t10 ms, 40,000 in $t40 ms (more than 8 times)"
 fi
-[ $fails = 0 ]
+finish

@@ -9,44 +9,39 @@
 # the packages brought is gone again.  Root only, and only where nothing
 # of idlelab is installed by dpkg already; SKIP otherwise.
 set -u
-: "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 SRC=$(cd "$top_srcdir" && pwd)
 for t in dpkg-buildpackage dh lintian apt-get git cc pkg-config; do
 	command -v $t >/dev/null ||
-		{ echo "SKIP: no $t (./quickstart check installs it)"; exit 77; }
+		skip "no $t (./quickstart check installs it)"
 done
-[ "$(id -u)" = 0 ] || { echo "SKIP: installs packages: root only"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "installs packages: root only"
 [ -e "$SRC/.git" ] ||
-	{ echo "SKIP: not a git checkout (the package is built of its files)"; exit 77; }
+	skip "not a git checkout (the package is built of its files)"
 if dpkg-query -W -f='${Status}\n' idlelab libidlelab-dev 2>/dev/null |
    grep -q 'install ok installed'; then
-	echo "SKIP: idlelab is installed by dpkg here already"; exit 77
+	skip "idlelab is installed by dpkg here already"
 fi
 
-T=$(mktemp -d /tmp/idlelab-deb.XXXXXX)
+tmpdir
 installed=
 cleanup() {
 	[ -n "$installed" ] &&
 		apt-get purge -y -q idlelab libidlelab-dev >/dev/null 2>&1
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
 
 # the working tree's files (tracked and new, not ignored), not the build
 mkdir -p "$T/src/idlelab"
 (cd "$SRC" && git ls-files -z -co --exclude-standard |
 	tar --null -T - -cf -) | tar -xf - -C "$T/src/idlelab" ||
-	{ echo "FAIL: cannot copy the tree"; exit 1; }
+	fatal "cannot copy the tree"
 start=$(date +%s)
 (cd "$T/src/idlelab" &&
  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -b -us -uc) \
 	>"$T/build.log" 2>&1 ||
 	{ echo "FAIL: dpkg-buildpackage"; tail -20 "$T/build.log"; exit 1; }
-echo "ok: dpkg-buildpackage -b -us -uc ($(($(date +%s) - start)) s)"
+ok "dpkg-buildpackage -b -us -uc ($(($(date +%s) - start)) s)"
 ls "$T/src"/*.deb | sed 's|.*/|  |'
 deb=$(ls "$T/src"/idlelab_*.deb) dev=$(ls "$T/src"/libidlelab-dev_*.deb)
 
@@ -116,4 +111,4 @@ while read -r f; do
 done <"$T/plain"
 [ $left = 0 ] && ok "purged: none of the $(wc -l <"$T/plain") files is left" ||
 	bad "$left files left after the purge"
-exit $fail
+finish

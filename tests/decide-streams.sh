@@ -6,14 +6,12 @@
 # by hand, see the comments in each stream).  New streams are picked up
 # from the directory at run time.
 set -u
-
-: "${IDLELAB:?}" "${top_srcdir:?}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 dir="$top_srcdir/tests/decide"
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+tmpdir
 
 n=0
-fail=0
 for in in "$dir"/*.in; do
 	[ -e "$in" ] || continue
 	name=$(basename "$in" .in)
@@ -22,24 +20,21 @@ for in in "$dir"/*.in; do
 	[ -n "$spec" ] || spec=${name%%-*}
 	n=$((n + 1))
 	if [ ! -f "$exp" ]; then
-		echo "FAIL: $name: no $name.out"
-		fail=$((fail + 1))
+		bad "$name: no $name.out"
 		continue
 	fi
-	"$IDLELAB" decide --governor "$spec" "$in" >"$tmp/out" 2>"$tmp/err"
+	"$IDLELAB" decide --governor "$spec" "$in" >"$T/out" 2>"$T/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL: $name ($spec): exit status $rc"
-		cat "$tmp/err"
-		fail=$((fail + 1))
-	elif ! cmp -s "$exp" "$tmp/out"; then
-		echo "FAIL: $name ($spec): output differs"
-		diff "$exp" "$tmp/out" | head -n 20
-		fail=$((fail + 1))
+		bad "$name ($spec): exit status $rc"
+		cat "$T/err"
+	elif ! cmp -s "$exp" "$T/out"; then
+		bad "$name ($spec): output differs"
+		diff "$exp" "$T/out" | head -n 20
 	else
-		echo "ok: $name ($spec): $(wc -l <"$exp") decisions"
+		ok "$name ($spec): $(wc -l <"$exp") decisions"
 	fi
 done
-echo "$n streams, $fail failed"
+echo "$n streams, $fails failed"
 [ $n -gt 0 ] || exit 99
-[ $fail -eq 0 ]
+finish

@@ -18,31 +18,26 @@
 # FIDELITY_SECONDS sets the length of each capture
 # (default 4).
 set -u
-: "${IDLELAB:=./idlelab}" "${top_builddir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+: "${top_builddir:=.}"
 WORKLOAD=$top_builddir/tests/idle-workload
 SYS=/sys/devices/system/cpu
 TR=/sys/kernel/tracing
 D=${FIDELITY_SECONDS:-4}
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "not root"
 [ -d $SYS/cpu0/cpuidle ] ||
-	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver 2>/dev/null))"; exit 77; }
+	skip "no cpuidle driver ($(cat $SYS/cpuidle/current_driver 2>/dev/null))"
 if [ ! -d $TR/instances ]; then
-	mount -t tracefs nodev $TR 2>/dev/null ||
-		{ echo "SKIP: no tracefs"; exit 77; }
+	mount -t tracefs nodev $TR 2>/dev/null || skip "no tracefs"
 fi
 [ -w $SYS/cpuidle/current_governor ] ||
-	{ echo "SKIP: the governor cannot be switched"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+	skip "the governor cannot be switched"
+command -v python3 >/dev/null || skip "no python3"
 
-# No live session nor another test switches governors under us; the
-# governor to put back is read once we hold the lock (read before it,
-# it could be another test's, which would then stay on the host).
-RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
-mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 900 9 ||
-	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
-
-T=$(mktemp -d)
+live_lock
+tmpdir
 G0=$(cat $SYS/cpuidle/current_governor)
 # the qos workload sets CPU 0's resume latency for a while
 Q=$SYS/cpu0/power/pm_qos_resume_latency_us
@@ -53,25 +48,12 @@ HP0=$(cat "$HP" 2>/dev/null)
 INST=
 # Never leave the host changed: the governor and CPU 0's resume latency
 # back, our instance gone.
-restore() {
+cleanup() {
 	[ -n "$INST" ] && [ -d "$INST" ] && rmdir "$INST" 2>/dev/null
 	[ "$(cat $SYS/cpuidle/current_governor)" = "$G0" ] ||
 		echo "$G0" > $SYS/cpuidle/current_governor
 	[ -z "$Q0" ] || [ "$(cat $Q)" = "$Q0" ] || echo "$Q0" > $Q
 	[ -z "$HP0" ] || [ "$(cat "$HP")" = "$HP0" ] || echo "$HP0" > "$HP"
-	rm -rf "$T"
-}
-trap restore EXIT
-trap 'exit 1' INT TERM HUP
-
-fail=0 failures=
-# each failure at once, and all of them again at the end: a log cut to
-# its tail (CI's) still names the captures that failed
-bad() {
-	echo "FAIL: $*"
-	fail=1
-	failures="$failures
-FAIL: $*"
 }
 
 # The reduced event set of a user's plain capture: no sched_switch.
@@ -244,7 +226,7 @@ run_workloads() {
 }
 
 "$IDLELAB" states --save "$T/host.tbl" >/dev/null 2>&1 ||
-	{ echo "SKIP: cannot read this machine's C-state table"; exit 77; }
+	skip "cannot read this machine's C-state table"
 ran=0
 for gov in $(cat $SYS/cpuidle/available_governors); do
 	"$IDLELAB" decide --help | grep -q "^  $gov (" || continue
@@ -252,7 +234,7 @@ for gov in $(cat $SYS/cpuidle/available_governors); do
 	run_workloads "$gov"
 	ran=1
 done
-[ $ran = 1 ] || { echo "SKIP: no governor idlelab has"; exit 77; }
+[ $ran = 1 ] || skip "no governor idlelab has"
 # haltpoll polling: its window adapts to the halts it sees, and a poll
 # that ran out is told apart from one a wakeup ended only by the capture
 # (doc/importing.md)
@@ -261,5 +243,7 @@ if grep -qw haltpoll $SYS/cpuidle/available_governors && [ -w "$HP" ]; then
 	echo 200000 > "$HP"
 	run_workloads haltpoll poll "random 300 $D" "pingpong 50 $D"
 fi
-[ $fail = 0 ] || printf 'failed:%s\n' "$failures"
-exit $fail
+# each failure at once, and all of them again at the end: a log cut to
+# its tail (CI's) still names the captures that failed
+[ "$fails" = 0 ] || printf 'failed:%s\n' "$failures"
+finish

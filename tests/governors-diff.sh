@@ -11,20 +11,15 @@
 # line keeps the random streams from provoking it again (so that other
 # bugs still show); once idlelab agrees with the reference on it, the
 # random streams provoke it again and the file should be deleted.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-if test -z "$PYTHON3"; then
-	echo "SKIP: no python3"
-	exit 77
-fi
+test -n "$PYTHON3" || skip "no python3"
 # no __pycache__ in the source tree (read-only under distcheck anyway)
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONDONTWRITEBYTECODE
-: "${top_srcdir:=.}"
-: "${IDLELAB:=./idlelab}"
 ref="$top_srcdir/tests/ref"
-tmp=${TMPDIR:-/tmp}/governors-diff.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+tmpdir
 
 status=0
 avoid=
@@ -34,16 +29,16 @@ for f in "$ref"/divergences/*.in; do
 	test -f "$f" || continue
 	spec=$(sed -n 's/^# governor: *//p' "$f" | head -n 1)
 	tok=$(sed -n 's/^# avoid: *//p' "$f" | head -n 1)
-	"$PYTHON3" "$ref/govref.py" --governor "$spec" "$f" >"$tmp/ref" ||
+	"$PYTHON3" "$ref/govref.py" --governor "$spec" "$f" >"$T/ref" ||
 		exit 99
-	"$IDLELAB" decide --governor "$spec" <"$f" >"$tmp/c" 2>"$tmp/err"
-	if cmp -s "$tmp/ref" "$tmp/c"; then
+	"$IDLELAB" decide --governor "$spec" <"$f" >"$T/c" 2>"$T/err"
+	if cmp -s "$T/ref" "$T/c"; then
 		echo "FIXED: $(basename "$f") ($spec) now agrees with the" \
 			"reference; delete it to test it again at random"
 	else
 		echo "XFAIL: $(basename "$f") ($spec): known divergence" \
-			"(reference: $(tr '\n' ' ' <"$tmp/ref")/ idlelab:" \
-			"$(tr '\n' ' ' <"$tmp/c"))"
+			"(reference: $(tr '\n' ' ' <"$T/ref")/ idlelab:" \
+			"$(tr '\n' ' ' <"$T/c"))"
 		test -n "$tok" && avoid="$avoid${avoid:+,}$tok"
 	fi
 done
@@ -56,11 +51,11 @@ for f in "$top_srcdir"/tests/decide/*.in; do
 	spec=$(sed -n 's/^# governor: *//p' "$f" | head -n 1)
 	test -n "$spec" || spec=$(basename "$f" | sed 's/-.*//')
 	if ! "$PYTHON3" "$ref/govref.py" --governor "$spec" "$f" \
-		>"$tmp/ref" 2>/dev/null; then
+		>"$T/ref" 2>/dev/null; then
 		echo "skip: $(basename "$f") ($spec): not modelled"
 		continue
 	fi
-	if ! cmp -s "$tmp/ref" "${f%.in}.out"; then
+	if ! cmp -s "$T/ref" "${f%.in}.out"; then
 		echo "REFERENCE DISAGREES with the hand-derived" \
 			"$(basename "${f%.in}.out") ($spec)"
 		status=1
@@ -99,17 +94,17 @@ run_list() {
 }
 
 start=$(date +%s)
-run_list "$runs1" >"$tmp/out1" 2>&1 &
+run_list "$runs1" >"$T/out1" 2>&1 &
 pid=$!
-run_list "$runs2" >"$tmp/out2" 2>&1
+run_list "$runs2" >"$T/out2" 2>&1
 wait $pid
-cat "$tmp/out1" "$tmp/out2"
-if grep -q '^FAILED\|^DIVERGENCE\|Traceback' "$tmp/out1" "$tmp/out2"; then
+cat "$T/out1" "$T/out2"
+if grep -q '^FAILED\|^DIVERGENCE\|Traceback' "$T/out1" "$T/out2"; then
 	status=1
 fi
 for g in menu teo ladder haltpoll; do
 	n=$(sed -n "s/^$g[:,=a-z0-9_]*: \([0-9]*\) selects.*/\1/p" \
-		"$tmp/out1" "$tmp/out2" | awk '{ s += $1 } END { print s + 0 }')
+		"$T/out1" "$T/out2" | awk '{ s += $1 } END { print s + 0 }')
 	echo "$g: $n selects in total"
 done
 echo "random streams: $(($(date +%s) - start)) s"

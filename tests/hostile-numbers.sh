@@ -15,10 +15,9 @@
 # after the options, a sysfs fixture for live.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+tmpdir
 runs=0
 D=$top_srcdir/traces/data/pipe-menu.idl
 NO=$T/no/such
@@ -106,11 +105,6 @@ one() {
 	fi
 }
 
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
-
 # the plain numeric options of each command, from its --help
 simple() {
 	"$IDLELAB" "$1" --help | sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z-]*\) \(N\|SECS\|NS\|S\|US\) .*/\2/p'
@@ -184,10 +178,9 @@ for a in "-b=" "-b=timer,,pingpong" "-b=timer," "--disable-state=0,,1" \
 	rc=$?
 	runs=$((runs + 1))
 	if [ $rc != 2 ] || ! grep -q 'empty' "$T/err"; then
-		echo "FAIL: live $a: exit $rc, want 2 ($(head -1 "$T/err"))"
-		fail=1
+		bad "live $a: exit $rc, want 2 ($(head -1 "$T/err"))"
 	fi
 done
 
 echo "hostile-numbers: $runs runs"
-exit $fail
+finish

@@ -6,10 +6,9 @@
 # reference), then in chunks of a few bytes to 64 KiB on one and two
 # threads (IDLELAB_IMPORT_CHUNK, IDLELAB_IMPORT_THREADS).
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+tmpdir
 n=0
 
 # imp OUT IN ARGS...: OUT.idl, and OUT.txt with the status and messages
@@ -32,13 +31,11 @@ check() {
 		IDLELAB_IMPORT_THREADS=${v%:*} IDLELAB_IMPORT_CHUNK=${v#*:} \
 			imp "$T/alt" "$@"
 		if ! cmp -s "$T/ref.txt" "$T/alt.txt"; then
-			echo "FAIL: $* (threads:chunk $v): messages differ"
+			bad "$* (threads:chunk $v): messages differ"
 			diff "$T/ref.txt" "$T/alt.txt" | head -n 6
-			fail=1
 		elif [ -e "$T/ref.idl" ] &&
 		     ! cmp -s "$T/ref.idl" "$T/alt.idl"; then
-			echo "FAIL: $* (threads:chunk $v): traces differ"
-			fail=1
+			bad "$* (threads:chunk $v): traces differ"
 		fi
 	done
 }
@@ -95,4 +92,4 @@ if command -v xz >/dev/null 2>&1; then
 fi
 
 echo "import-chunks: $n inputs"
-exit $fail
+finish

@@ -2,17 +2,15 @@
 # idlelab import on small fixtures (doc/importing.md).  Expected numbers
 # are counted by hand from the fixture lines (see the comments).
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 FX=$top_srcdir/tests/fixtures/import
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+tmpdir
 
 # value of "KEY": N in idlelab info --format json
 jv() { "$IDLELAB" info "$1" --format json |
 	sed -n "s/^ *\"$2\": \([0-9-]*\),\{0,1\}$/\1/p" | head -1; }
-expect() { # file key value
+jv_is() { # file key value
 	v=$(jv "$1" "$2")
 	[ "$v" = "$3" ] || bad "$1: $2 = '$v', expected $3"
 }
@@ -25,13 +23,13 @@ imp() { "$IDLELAB" import "$@" 2>"$T/err"; }
 # and flagged above by cpu_idle_miss.  Unknown events are skipped.
 imp "$FX/ftrace-nsec.txt" -o "$T/a.idl" --machine vm-haltpoll --hz 250 ||
 	bad "ftrace import: $(cat "$T/err")"
-expect "$T/a.idl" nr_periods 3
-expect "$T/a.idl" hrtimer 1
-expect "$T/a.idl" irq 1
-expect "$T/a.idl" ipi 1
-expect "$T/a.idl" miss_above 1
-expect "$T/a.idl" sleep_exact 1		# only A had a known pending timer
-expect "$T/a.idl" sleep_no_timer 2
+jv_is "$T/a.idl" nr_periods 3
+jv_is "$T/a.idl" hrtimer 1
+jv_is "$T/a.idl" irq 1
+jv_is "$T/a.idl" ipi 1
+jv_is "$T/a.idl" miss_above 1
+jv_is "$T/a.idl" sleep_exact 1		# only A had a known pending timer
+jv_is "$T/a.idl" sleep_no_timer 2
 grep -q 'partial periods not emitted: 1 at start, 1 at end; entries without exit: 1' \
 	"$T/err" || bad "partial/no-exit counts: $(cat "$T/err")"
 "$IDLELAB" info "$T/a.idl" --format json | sed -n '/"stats"/,$p' >"$T/a.stats"
@@ -64,7 +62,7 @@ imp "$T/two.txt" -o "$T/two.idl" --machine vm-haltpoll
 } >"$T/far.txt"
 imp "$T/far.txt" -o "$T/far.idl" --machine vm-haltpoll --hz 250 ||
 	bad "far exit: $(cat "$T/err")"
-expect "$T/far.idl" nr_periods 4
+jv_is "$T/far.idl" nr_periods 4
 grep -q 'warning: .*far.txt: 1 idle period longer than 1000 s' "$T/err" ||
 	bad "far exit: no warning: $(cat "$T/err")"
 
@@ -77,9 +75,9 @@ imp "$T/ow.txt" -o "$T/ow.idl" --machine vm-haltpoll --hz 250 ||
 	bad "overwritten import: $(cat "$T/err")"
 grep -q 'warning: .*ring buffer overwrote its oldest 1000 events' "$T/err" ||
 	bad "no overwrite warning: $(cat "$T/err")"
-expect "$T/ow.idl" lost_events 1000
-expect "$T/ow.idl" nr_periods 3
-expect "$T/a.idl" lost_events 0
+jv_is "$T/ow.idl" lost_events 1000
+jv_is "$T/ow.idl" nr_periods 3
+jv_is "$T/a.idl" lost_events 0
 # CPU 1's two first events overwritten too: its record begins at its exit
 # at 3.16 ms, so CPU 0's period A (entered at 0.4 ms) is left out, B kept
 # (E lost its entry); without the header both A and B are written.
@@ -88,12 +86,12 @@ sed -e '/\[001\] d..1.  100.000050000: cpu_idle/d' \
 	>"$T/ow2.txt"
 imp "$T/ow2.txt" -o "$T/ow2.idl" --machine vm-haltpoll --hz 250 ||
 	bad "import without CPU 1's start: $(cat "$T/err")"
-expect "$T/ow2.idl" nr_periods 2
+jv_is "$T/ow2.idl" nr_periods 2
 sed 's|entries-written: 24/24 |entries-written: 22/1024 |' "$T/ow2.txt" \
 	>"$T/ow3.txt"
 imp "$T/ow3.txt" -o "$T/ow3.idl" --machine vm-haltpoll --hz 250 ||
 	bad "overwritten, CPU 1 later: $(cat "$T/err")"
-expect "$T/ow3.idl" nr_periods 1
+jv_is "$T/ow3.idl" nr_periods 1
 grep -q "periods before every CPU's record begins, left out: 1" "$T/err" ||
 	bad "left-out count: $(cat "$T/err")"
 
@@ -101,17 +99,17 @@ grep -q "periods before every CPU's record begins, left out: 1" "$T/err" ||
 # cpus=2, usec timestamps, state=-1 exits, sched plugin formats.
 imp "$FX/report-usec.txt" -o "$T/r.idl" --machine vm-haltpoll --hz 250 ||
 	bad "report import: $(cat "$T/err")"
-expect "$T/r.idl" nr_periods 3
-expect "$T/r.idl" ipi 1
-expect "$T/r.idl" nr_cpus 2
+jv_is "$T/r.idl" nr_periods 3
+jv_is "$T/r.idl" ipi 1
+jv_is "$T/r.idl" nr_cpus 2
 
 # Instances: buffer "foo" holds the 3 periods, the top buffer 1.
 imp "$FX/report-instances.txt" -o "$T/i.idl" --machine vm-haltpoll --hz 250 ||
 	bad "instance import: $(cat "$T/err")"
-expect "$T/i.idl" nr_periods 3
+jv_is "$T/i.idl" nr_periods 3
 imp "$FX/report-instances.txt" -o "$T/i2.idl" --machine vm-haltpoll \
 	--hz 250 --instance "" || bad "top buffer import: $(cat "$T/err")"
-expect "$T/i2.idl" nr_periods 1
+jv_is "$T/i2.idl" nr_periods 1
 imp "$FX/report-instances.txt" -o "$T/i3.idl" --machine vm-haltpoll \
 	--instance nosuch && bad "unknown instance accepted"
 
@@ -129,7 +127,7 @@ n=$(awk '/ power:cpu_idle: / { s = $0; sub(/.*state=/, "", s);
 [ "$n" -gt 50 ] || bad "perf-script.txt: only $n periods by awk"
 imp "$ps" -o "$T/p.idl" --machine vm-haltpoll ||
 	bad "perf script import: $(cat "$T/err")"
-expect "$T/p.idl" nr_periods "$n"
+jv_is "$T/p.idl" nr_periods "$n"
 sed -e 's/^\( *[^ ].*[^ ]\) \{1,\}\([0-9]\{1,\}\) \[/\1-\2 [/' \
     -e 's/: \{1,\}[a-z]*:\([a-z_]*\): /: \1: /' "$ps" >"$T/p.txt"
 grep -q ' power:' "$T/p.txt" && bad "perf script -> ftrace: sed left a subsystem"
@@ -156,12 +154,12 @@ C=${IDLELAB_CORPUS:-$(cd "$top_srcdir/.." && pwd)/shared/corpus}/traces
 if [ -f "$C/lisa_juno_r0_sched_load.report.txt" ]; then
 	imp "$C/lisa_juno_r0_sched_load.report.txt" -o "$T/l.idl" \
 		--machine juno || bad "LISA report: $(cat "$T/err")"
-	expect "$T/l.idl" nr_periods 231
+	jv_is "$T/l.idl" nr_periods 231
 	grep -q 'no hrtimer events' "$T/err" ||
 		bad "missing-event note absent: $(cat "$T/err")"
 	imp "$C/lisa_juno_r0_sched_load.trace.dat" -o "$T/ld.idl" \
 		--machine juno || bad "LISA dat: $(cat "$T/err")"
-	expect "$T/ld.idl" nr_periods 231
+	jv_is "$T/ld.idl" nr_periods 231
 	# the same capture as a version-7 file, compressed (trace-cmd's
 	# default since 3.0), its events in the top-level buffer: the run
 	# must not start where the scan left that buffer (import-dat.c)
@@ -171,7 +169,7 @@ if [ -f "$C/lisa_juno_r0_sched_load.report.txt" ]; then
 		>/dev/null 2>&1; then
 		imp "$T/l7.dat" -o "$T/l7.idl" --machine juno ||
 			bad "LISA dat, version 7: $(cat "$T/err")"
-		expect "$T/l7.idl" nr_periods 231
+		jv_is "$T/l7.idl" nr_periods 231
 	fi
 fi
 
@@ -181,13 +179,13 @@ imp "$FX/small.dat" -o "$T/d.idl" --machine vm-haltpoll ||
 	bad "dat import: $(cat "$T/err")"
 n=$(jv "$T/d.idl" nr_periods)
 [ "${n:-0}" -gt 100 ] || bad "dat fixture: only '$n' periods"
-expect "$T/d.idl" hz 250		# estimated from tick spacing
+jv_is "$T/d.idl" hz 250		# estimated from tick spacing
 # a --hz the tick events contradict is used, with a warning
 imp "$FX/small.dat" -o "$T/dh.idl" --machine vm-haltpoll --hz 1000 ||
 	bad "dat --hz 1000: $(cat "$T/err")"
 grep -q "warning: .*--hz 1000, but the tick events' spacing gives HZ 250" \
 	"$T/err" || bad "no --hz warning: $(cat "$T/err")"
-expect "$T/dh.idl" hz 1000
+jv_is "$T/dh.idl" hz 1000
 # its events are in an instance: the empty top buffer is refused, as in
 # text (exit 2, nothing written)
 imp "$FX/small.dat" -o "$T/d0.idl" --machine vm-haltpoll --instance ""
@@ -234,7 +232,7 @@ grep -q -e "--format: 'nosuch' is not auto, " "$T/err" ||
 # forced: the text parser reads report text as ftrace text too
 imp "$FX/report-usec.txt" -o "$T/rf.idl" --machine vm-haltpoll --hz 250 \
 	--format ftrace || bad "report text as ftrace: $(cat "$T/err")"
-expect "$T/rf.idl" nr_periods 3
+jv_is "$T/rf.idl" nr_periods 3
 imp "$FX/ftrace-nsec.txt" -o "$T/x.idl" --machine vm-haltpoll \
 	--format dat && bad "ftrace text read as trace.dat"
 
@@ -285,9 +283,9 @@ same_pct() { "$IDLELAB" replay -g menu "$@" 2>/dev/null |
 	sed -n 's/^ *same state as recorded % *//p'; }
 imp "$FX/menu-qos.txt" -o "$T/q.idl" --machine vm-haltpoll --hz 250 \
 	--governor menu || bad "qos import: $(cat "$T/err")"
-expect "$T/q.idl" latency_req_ns 2000000000000
-expect "$T/q.idl" min_ns 0
-expect "$T/q.idl" max_ns 2000000000000
+jv_is "$T/q.idl" latency_req_ns 2000000000000
+jv_is "$T/q.idl" min_ns 0
+jv_is "$T/q.idl" max_ns 2000000000000
 [ "$("$IDLELAB" info "$T/q.idl" | sed -n 's/^format: *//p')" = "version 2" ] ||
 	bad "qos trace: not format version 2"
 [ "$(same_pct "$T/q.idl")" = "100.00" ] ||
@@ -322,8 +320,8 @@ done
 hp="haltpoll:guest_halt_poll_ns=0"
 imp "$FX/haltpoll-devqos.txt" -o "$T/dq.idl" --machine vm-haltpoll \
 	--hz 250 --governor "$hp" || bad "devqos import: $(cat "$T/err")"
-expect "$T/dq.idl" min_ns 0
-expect "$T/dq.idl" max_ns 0
+jv_is "$T/dq.idl" min_ns 0
+jv_is "$T/dq.idl" max_ns 0
 [ "$(jv "$T/dq.idl" latency_req_ns)" = "" ] ||
 	bad "devqos: a CPU latency constraint at the start"
 same_hp() { "$IDLELAB" replay -g haltpoll "$1" 2>/dev/null |
@@ -361,7 +359,7 @@ merged() { "$IDLELAB" replay -g haltpoll --format csv "$1" 2>/dev/null |
 		 END { print v["recorded_periods"] - v["idle_periods"] }'; }
 imp "$FX/haltpoll-poll.txt" -o "$T/hp.idl" --machine vm-haltpoll --hz 250 \
 	--governor "$hpp" || bad "poll import: $(cat "$T/err")"
-expect "$T/hp.idl" poll_ends_seen "$npoll"
+jv_is "$T/hp.idl" poll_ends_seen "$npoll"
 [ "$(same_hp "$T/hp.idl")" = "100.00" ] ||
 	bad "poll replay: $(same_hp "$T/hp.idl")% same, expected 100.00"
 [ "$ran_out" -gt 50 ] && [ "$(merged "$T/hp.idl")" -ge "$ran_out" ] ||
@@ -370,7 +368,7 @@ sed -E 's/\] [.dDnNhHsSpPbBlLzZ0-9]{4,5} /] /' "$FX/haltpoll-poll.txt" \
 	>"$T/hpn.txt"
 imp "$T/hpn.txt" -o "$T/hpn.idl" --machine vm-haltpoll --hz 250 \
 	--governor "$hpp" || bad "poll import without flags: $(cat "$T/err")"
-expect "$T/hpn.idl" poll_ends_seen 0
+jv_is "$T/hpn.idl" poll_ends_seen 0
 [ "$(merged "$T/hpn.idl")" -lt "$ran_out" ] ||
 	bad "poll replay without flags: $(merged "$T/hpn.idl") merged"
 
@@ -382,8 +380,8 @@ expect "$T/hpn.idl" poll_ends_seen 0
   cat "$FX/haltpoll-live.txt"; } >"$T/rl.txt"
 imp "$T/rl.txt" -o "$T/rl.idl" --machine vm-haltpoll ||
 	bad "raw header import: $(cat "$T/err")"
-expect "$T/rl.idl" min_ns 20000
-expect "$T/rl.idl" max_ns 20000
+jv_is "$T/rl.idl" min_ns 20000
+jv_is "$T/rl.idl" max_ns 20000
 
 # Recorded and imported traces of the same run agree (root + tracefs),
 # with CPU 0's resume latency at 20 us from before the recording (the
@@ -396,8 +394,7 @@ q0=
 if [ "$(id -u)" = 0 ] && [ -w "$Q" ] && mkdir -p "$RUN" &&
    exec 8>>"$RUN/live.lock" && flock -w 900 8; then
 	q0=$(cat "$Q")
-	trap 'echo "$q0" >"$Q"; rm -rf "$T"' EXIT
-	trap 'exit 1' INT TERM
+	cleanup() { echo "$q0" >"$Q"; }
 	echo 20 >"$Q"
 fi
 if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
@@ -422,10 +419,10 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
 		bad "latency_req_ns: recorded '$l', imported '$(jv "$T/imp.idl" latency_req_ns)'"
 	# CPU 0's periods entered under 20 us, in both
 	[ -z "$q0" ] || { grep -q "resume_latency_us=0:20 " "$T/raw.txt" &&
-		expect "$T/imp.idl" min_ns 20000; } ||
+		jv_is "$T/imp.idl" min_ns 20000; } ||
 		bad "CPU 0's resume latency of 20 us not in the --raw import"
     fi
 else
 	echo "record/import comparison skipped (needs root, tracefs, cpuidle)"
 fi
-exit $fail
+finish

@@ -13,42 +13,11 @@
 # LAB_LIVE_KILLS sets the number of kills (default 6); LAB_LIVE_KEEP=DIR
 # keeps what the guest wrote there.
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 LAB=$top_srcdir/lab
 KILLS=${LAB_LIVE_KILLS:-6}
-
-for t in qemu-system-aarch64 fdtput aarch64-linux-gnu-gcc cpio python3 \
-	 apt-get dpkg-deb autoreconf; do
-	command -v $t >/dev/null ||
-		{ echo "SKIP: no $t (./quickstart check installs the lab)"; exit 77; }
-done
-dpkg-query -W -f='${Status}' linux-source-6.12 2>/dev/null |
-	grep -q 'install ok installed' ||
-	{ echo "SKIP: linux-source-6.12 is not installed"; exit 77; }
-dpkg --print-foreign-architectures | grep -qx arm64 ||
-	{ echo "SKIP: no arm64 packages (dpkg --add-architecture arm64)"; exit 77; }
-if [ -z "${IDLELAB_LAB_CACHE:-}" ] && [ "$(id -u)" != 0 ]; then
-	IDLELAB_LAB_CACHE=${TMPDIR:-/tmp}/idlelab-lab-$(id -u)
-	export IDLELAB_LAB_CACHE
-fi
-IDLELAB=$(cd "$(dirname "$IDLELAB")" && pwd)/$(basename "$IDLELAB")
-export IDLELAB
-
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM HUP
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-if ! bash "$LAB/lab.sh" fetch 6.12 >"$T/fetch.log" 2>&1; then
-	if grep -q 'apt-get download' "$T/fetch.log"; then
-		echo "SKIP: $(tail -1 "$T/fetch.log")"
-		exit 77
-	fi
-	echo "FAIL: lab fetch"
-	cat "$T/fetch.log"
-	exit 1
-fi
+lab_prologue autoreconf
 # a fresh cross build of this tree, its own cache when the lab's is
 # shared (the guest must run the code under test)
 bash "$LAB/cross.sh" -o "$T/arm64" >"$T/cross.log" 2>&1 ||
@@ -97,7 +66,8 @@ fi
 # differ in where their idle time went
 "$IDLELAB" compare "$T/out/live/results.json" >"$T/compare.txt" 2>&1 ||
 	bad "compare of the guest's live results: exit $?"
-python3 - "$T/out/live/results.json" <<'PY' || fail=1
+# (the script says what fails)
+python3 - "$T/out/live/results.json" <<'PY' || fails=$((fails + 1))
 import json, sys
 r = json.load(open(sys.argv[1]))
 idle = r["idle"]
@@ -117,4 +87,4 @@ if max(abs(a - b) for a, b in zip(rows[0], rows[1])) < 1.0:
     sys.exit(1)
 PY
 [ -z "${LAB_LIVE_KEEP:-}" ] || cp -r "$T/out" "$LAB_LIVE_KEEP"
-exit $fail
+finish

@@ -4,34 +4,35 @@
 # after SIGTERM, after SIGKILL (by --restore and by the next start);
 # lock contention.  Every check reads sysfs itself.  Short: about 20 s.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 SYS=/sys/devices/system/cpu
-[ -n "${IDLELAB:-}" ] || IDLELAB=./idlelab
-[ -n "${top_srcdir:-}" ] || top_srcdir=$(dirname "$0")/..
+tmpdir
 
 # 0. The whole flow on a copy of a fixture tree: needs no root and does
 # not touch the host (the benchmark itself runs for real).
-F=$(mktemp -d /tmp/live-fixture.XXXXXX)
+F=$T/fixture
+mkdir "$F"
 cp -r "$top_srcdir/tests/fixtures/sysfs-live/before" "$F/sys"
 fx() {
 	IDLELAB_SYSFS_ROOT=$F/sys IDLELAB_RUN_DIR=$F/run \
 	IDLELAB_POWERCAP_ROOT=$F/none "$IDLELAB" live "$@"
 }
-ffail=0
 fx --governors all --bench pingpong --runs 2 --duration 0.1 --warmup 0 \
-	-q -o "$F/out" > "$F/log" 2>&1 || { echo "FAIL: fixture run: $(cat $F/log)"; ffail=1; }
+	-q -o "$F/out" > "$F/log" 2>&1 || bad "fixture run: $(cat $F/log)"
 [ "$(cat $F/sys/cpuidle/current_governor)" = teo ] && \
 	[ "$(cat $F/sys/cpu1/cpuidle/state2/disable)" = 1 ] && \
-	[ "$(cat $F/sys/cpu0/cpuidle/state2/disable)" = 0 ] || { echo "FAIL: fixture not restored"; ffail=1; }
-[ "$(ls $F/out/runs | wc -l)" = 6 ] || { echo "FAIL: fixture: $(ls $F/out/runs | wc -l) runs, want 6"; ffail=1; }
+	[ "$(cat $F/sys/cpu0/cpuidle/state2/disable)" = 0 ] || bad "fixture not restored"
+[ "$(ls $F/out/runs | wc -l)" = 6 ] || bad "fixture: $(ls $F/out/runs | wc -l) runs, want 6"
 grep -q '"configs": \[\s*"teo",' "$F/out/results.json" || \
 	tr -d ' \n' < "$F/out/results.json" | grep -q '"configs":\["teo","ladder","menu"\]' || \
-	{ echo "FAIL: fixture: configs not teo,ladder,menu"; ffail=1; }
-[ -f "$F/run/live.journal" ] && { echo "FAIL: fixture journal left"; ffail=1; }
+	bad "fixture: configs not teo,ladder,menu"
+[ -f "$F/run/live.journal" ] && bad "fixture journal left"
 fx --governors haltpoll -q > "$F/log" 2>&1
-[ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || { echo "FAIL: fixture refusal: $(cat $F/log)"; ffail=1; }
+[ $? = 2 ] && grep -q "available: ladder menu teo" "$F/log" || bad "fixture refusal: $(cat $F/log)"
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nonexistent" -q > "$F/log" 2>&1
-[ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || { echo "FAIL: no-cpuidle refusal: $(cat $F/log)"; ffail=1; }
+[ $? = 1 ] && grep -q "no cpuidle here" "$F/log" || bad "no-cpuidle refusal: $(cat $F/log)"
 # cpuidle without a driver (as on a VM without cpuidle-haltpoll): the
 # governor files are there, no CPU has a cpuidle directory
 mkdir -p "$F/nodrv/cpuidle" "$F/nodrv/cpu0"
@@ -41,12 +42,12 @@ echo "ladder menu" > "$F/nodrv/cpuidle/available_governors"
 IDLELAB_RUN_DIR=$F/run "$IDLELAB" live --sysfs-root "$F/nodrv" -q > "$F/log" 2>&1
 [ $? = 1 ] && grep -q "no idle states: $F/nodrv/cpu0/cpuidle does not exist (no cpuidle driver is registered; current_driver: none)" "$F/log" &&
 	[ "$(cat $F/nodrv/cpuidle/current_governor)" = menu ] ||
-	{ echo "FAIL: no-driver refusal: $(cat $F/log)"; ffail=1; }
+	bad "no-driver refusal: $(cat $F/log)"
 # a missing tool is skipped, naming its Debian package
 ( PATH=/nonexistent; fx --governors menu --bench hackbench,pingpong --runs 1 \
 	--duration 0.1 --warmup 0 -q -o "$F/skip" ) > "$F/log" 2>&1
 grep -q "skipping hackbench: hackbench not found (install the Debian package rt-tests)" "$F/log" \
-	&& [ "$(ls $F/skip/runs | wc -l)" = 1 ] || { echo "FAIL: missing tool: $(cat $F/log)"; ffail=1; }
+	&& [ "$(ls $F/skip/runs | wc -l)" = 1 ] || bad "missing tool: $(cat $F/log)"
 # someone else switching the governor mid-run: that run is discarded
 # and made again
 ( i=0; while [ "$(cat $F/sys/cpuidle/current_governor)" != menu ] && [ $i -lt 100 ]; do
@@ -56,31 +57,26 @@ wait
 grep -q "changed to ladder by someone else; run discarded" "$F/log" && \
 	grep -q '"discarded_runs": 1' "$F/dis/results.json" && [ "$(ls $F/dis/runs | wc -l)" = 2 ] &&
 	grep -q '"complete": true' "$F/dis/results.json" \
-	|| { echo "FAIL: foreign governor switch: $(cat $F/log)"; ffail=1; }
+	|| bad "foreign governor switch: $(cat $F/log)"
 rm -rf "$F"
-[ $ffail = 0 ] && echo "ok: fixture-tree session, restore and refusals" || exit 1
+[ "$fails" = 0 ] && ok "fixture-tree session, restore and refusals" || exit 1
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-[ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "not root"
+[ -w $SYS/cpuidle/current_governor ] || skip "no cpuidle"
 # (cpuN/cpuidle exists only once a driver has registered)
 [ -d $SYS/cpu0/cpuidle ] ||
-	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"; exit 77; }
+	skip "no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"
 unset IDLELAB_SYSFS_ROOT
 
 # Hold the real session lock for the whole test: no real idlelab live
 # session (nor another copy of this test, from another build tree) runs
 # meanwhile.  The sessions below use a private journal and lock.
-command -v flock > /dev/null || { echo "SKIP: no flock(1)"; exit 77; }
-mkdir -p /run/idlelab
-exec 9>> /run/idlelab/live.lock
-flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy for 900 s"; exit 1; }
+command -v flock > /dev/null || skip "no flock(1)"
+live_lock
 
-T=$(mktemp -d /tmp/live-root.XXXXXX)
 export IDLELAB_RUN_DIR=$T/run
 G0=$(cat $SYS/cpuidle/current_governor)
 D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
-fails=0
-passes=0
 BG=
 
 # Safety net: whatever happens, put the host back as found.
@@ -88,13 +84,8 @@ cleanup() {
 	[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null
 	echo "$G0" > $SYS/cpuidle/current_governor
 	for f in $SYS/cpu*/cpuidle/state*/disable; do echo 0 > "$f"; done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 gov() { cat $SYS/cpuidle/current_governor; }
 disables() { cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n'; }
 as_found() {
@@ -113,7 +104,7 @@ wait_changed() {
 	[ "$(gov)" != "$G0" ]
 }
 other=$(tr ' ' '\n' < $SYS/cpuidle/available_governors | grep -v "^$G0\$" | grep . | head -1)
-[ -n "$other" ] || { echo "SKIP: only one governor"; exit 77; }
+[ -n "$other" ] || skip "only one governor"
 
 # 1. every available governor, and back
 "$IDLELAB" live --governors all --bench pingpong --runs 1 --duration 0.2 \
@@ -242,4 +233,4 @@ fi
 as_found "at the end"
 
 echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish

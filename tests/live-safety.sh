@@ -5,17 +5,13 @@
 # Parts 1-4 run on a copy of a fixture sysfs tree (no root needed; the
 # benchmarks run for real); part 5 needs root and tracefs.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 SYS=/sys/devices/system/cpu
-[ -n "${IDLELAB:-}" ] || IDLELAB=./idlelab
-[ -n "${top_srcdir:-}" ] || top_srcdir=$(dirname "$0")/..
 
-T=$(mktemp -d /tmp/live-safety.XXXXXX)
-fails=0
-passes=0
+tmpdir
 BG=
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 fresh() {
 	rm -rf "$T/sys" "$T/run"
@@ -51,10 +47,7 @@ fx_bg() {
 cleanup() {
 	[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null
 	for p in $(alive "sleep 271828"); do kill -9 "$p"; done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # 1. A journal torn after its first disable line (item 1): never reported
 # as restored nor deleted; every state enabled, the header's governor.
@@ -390,9 +383,7 @@ if [ "$(id -u)" != 0 ] || [ ! -w $SYS/cpuidle/current_governor ] ||
 	echo "SKIP: part 5 needs root, a cpuidle driver, tracefs and flock(1)"
 else
 	# the real lock, as tests/live-root.sh does: no real session meanwhile
-	mkdir -p /run/idlelab
-	exec 9>> /run/idlelab/live.lock
-	flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
+	live_lock
 	G0=$(cat $SYS/cpuidle/current_governor)
 	D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
 	other=$(tr ' ' '\n' < $SYS/cpuidle/available_governors | grep -v "^$G0\$" | grep . | head -1)
@@ -437,4 +428,4 @@ else
 fi
 
 echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish

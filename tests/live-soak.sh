@@ -19,30 +19,29 @@
 # IDLELAB_SOAK_WIND_DOWN: seconds a killed session's children may take
 # to wind down (default 10).
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 SYS=/sys/devices/system/cpu
 TR=/sys/kernel/tracing
-: "${IDLELAB:=./idlelab}"
 KILLS=${IDLELAB_SOAK_KILLS:-100}
 RKILLS=${IDLELAB_SOAK_RECORD_KILLS:-30}
 # how long a killed session's children may take to wind down (s): an
 # emulated machine busy with the benchmark needs more (lab/guest)
 WIND=${IDLELAB_SOAK_WIND_DOWN:-10}
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-[ -w $SYS/cpuidle/current_governor ] || { echo "SKIP: no cpuidle"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "not root"
+[ -w $SYS/cpuidle/current_governor ] || skip "no cpuidle"
 [ -d $SYS/cpu0/cpuidle ] ||
-	{ echo "SKIP: no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"; exit 77; }
+	skip "no cpuidle driver ($(cat $SYS/cpuidle/current_driver))"
 [ -d $TR/instances ] || mount -t tracefs nodev $TR 2>/dev/null ||
-	{ echo "SKIP: no tracefs"; exit 77; }
-command -v flock >/dev/null || { echo "SKIP: no flock(1)"; exit 77; }
+	skip "no tracefs"
+command -v flock >/dev/null || skip "no flock(1)"
 unset IDLELAB_SYSFS_ROOT
 
 # no other test switches governors meanwhile (live-root.sh does the same)
-mkdir -p /run/idlelab
-exec 9>>/run/idlelab/live.lock
-flock -w 900 9 || { echo "FAIL: /run/idlelab/live.lock busy"; exit 1; }
+live_lock
 
-T=$(mktemp -d /tmp/live-soak.XXXXXX)
+tmpdir
 export IDLELAB_RUN_DIR=$T/run
 G0=$(cat $SYS/cpuidle/current_governor)
 D0=$(cat $SYS/cpu*/cpuidle/state*/disable | tr -d '\n')
@@ -50,10 +49,9 @@ qos() { [ -r /dev/cpu_dma_latency ] && od -An -td4 /dev/cpu_dma_latency | tr -d 
 Q0=$(qos)
 other=$(tr ' ' '\n' <$SYS/cpuidle/available_governors | grep -v "^$G0\$" |
 	grep . | head -1)
-[ -n "$other" ] || { echo "SKIP: only one governor"; exit 77; }
+[ -n "$other" ] || skip "only one governor"
 nstates=$(ls -d $SYS/cpu0/cpuidle/state* | wc -l)
 BG=
-fails=0
 
 cleanup() {
 	[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null
@@ -63,12 +61,7 @@ cleanup() {
 		echo "${D0:$i:1}" >"$f"
 		i=$((i + 1))
 	done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # instances whose recorder is gone
 dead_instances() {
@@ -262,4 +255,4 @@ for ((k = 1; k <= RKILLS; k++)); do
 	rm -f "$T/next.idl"
 done
 echo "record: $RKILLS SIGKILLs, $left left an instance, each removed by the next start"
-exit $((fails > 0))
+finish

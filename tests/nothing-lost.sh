@@ -7,20 +7,18 @@
 # of the killed run behind.  (live -o: tests/live-safety.sh; record -o:
 # tests/live-soak.sh; a full file system: tests/atomic-write.sh.)
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+tmpdir
 runs=0
 KILLS=${IDLELAB_NOTHING_LOST_KILLS:-4}
 D=$top_srcdir/traces/data
 
-bad() { echo "FAIL: $*"; fail=1; }
 echo ORIGINAL >"$T/original"
 
 # inputs large enough to be killed while writing
 "$IDLELAB" synth -o "$T/big.idl" -m skx -c 4 -d 20 >/dev/null 2>&1 ||
-	{ echo "FAIL: synth of the input"; exit 1; }
+	fatal "synth of the input"
 awk 'BEGIN { print "# tracer: nop"; for (i = 0; i < 400000; i++) {
 	t = 100000000 + 37 * i; c = i % 2
 	printf "          <idle>-0       [%03d] d..1.  %d.%06d: cpu_idle: " \
@@ -92,7 +90,7 @@ writer() {
 		cmp -s "$T/out/$name" "$T/original" ||
 			bad "$name: a failed run changed the target"
 	fi
-	echo "ok: $name: $KILLS kills"
+	ok "$name: $KILLS kills"
 }
 
 writer trace.idl trace synth -o '{out}' -m skx -c 4 -d 20
@@ -108,4 +106,4 @@ if command -v cc >/dev/null 2>&1; then
 		"$top_srcdir/tests/plugins/kdeepest.c" -o '{out}'
 fi
 echo "nothing-lost: $runs killed runs"
-exit $fail
+finish

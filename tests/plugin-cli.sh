@@ -8,15 +8,12 @@
 # replay, and plugins that crash, loop, return a bad index, have another
 # ABI, no governor, or do not compile.
 set -u
-: "${IDLELAB:?}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
+command -v "$CC" >/dev/null 2>&1 || skip "no C compiler"
 P=$top_srcdir/tests/plugins
-T=$(mktemp -d /tmp/idlelab-plugin-cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
+tmpdir
 
 cc_plugin() {	# OUT SRC [FLAGS]: the one cc line of doc/plugins.md
 	out=$1 src=$2
@@ -193,42 +190,35 @@ PY
 	ok "decide: a crash is reported" || bad "decide crash: $(cat "$T/err")"
 
 # Refused plugins: exit 2, the plugin named.
-expect2() {	# WHAT PATTERN CMD...
-	what=$1 pat=$2
-	shift 2
-	"$@" >/dev/null 2>"$T/err"
-	[ $? -eq 2 ] && grep -q "$pat" "$T/err" && ok "$what" ||
-		bad "$what: $(cat "$T/err")"
-}
-expect2 "another ABI" "BADABI.so: built for governor ABI 99" \
+expect_err 2 "another ABI" "BADABI.so: built for governor ABI 99" \
 	"$IDLELAB" decide --governor "$T/BADABI.so" "$T/stream"
 printf 'int not_a_governor;\n' >"$T/none.c"
 cc_plugin "$T/none.so" "$T/none.c"
-expect2 "no governor in it" "none.so: no idlelab governor in it" \
+expect_err 2 "no governor in it" "none.so: no idlelab governor in it" \
 	"$IDLELAB" replay -g "$T/none.so" "$TR"
-expect2 "not a shared object" "cannot load" \
+expect_err 2 "not a shared object" "cannot load" \
 	"$IDLELAB" replay -g "$T/stream.so" "$TR"
 printf 'static int x(void) { return y; }\n' >"$T/broken.c"
-expect2 "a source that does not compile" "broken.c does not compile" \
+expect_err 2 "a source that does not compile" "broken.c does not compile" \
 	"$IDLELAB" governor build "$T/broken.c" -o "$T/broken.so"
 grep -q "error: .y. undeclared" "$T/err" || bad "compiler message not shown"
 [ -e "$T/broken.so" ] && bad "a plugin was written for a broken source"
 printf '#include <linux/cpuidle.h>\nstatic int unused;\n' >"$T/noreg.c"
-expect2 "a source that registers no governor" "registers no governor" \
+expect_err 2 "a source that registers no governor" "registers no governor" \
 	"$IDLELAB" governor build "$T/noreg.c" -o "$T/noreg.so"
-expect2 "--kernel malformed" "is not MAJOR.MINOR" \
+expect_err 2 "--kernel malformed" "is not MAJOR.MINOR" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel five
-expect2 "--kernel before 5.1" "4.0 is older than 5.1" \
+expect_err 2 "--kernel before 5.1" "4.0 is older than 5.1" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel 4.0
 # no such release, a FIFO as source, a source the compiler would read
 # without end (issue 32, item 3): refused or stopped by its limits
-expect2 "--kernel 99.99" "99.99 is not a Linux release" \
+expect_err 2 "--kernel 99.99" "99.99 is not a Linux release" \
 	"$IDLELAB" governor build "$P/kold.c" -o "$T/x.so" --kernel 99.99
 mkfifo "$T/src-fifo.c"
-expect2 "a FIFO as source" "not a regular file" \
+expect_err 2 "a FIFO as source" "not a regular file" \
 	timeout 20 "$IDLELAB" governor build "$T/src-fifo.c" -o "$T/x.so"
 printf '#include "/dev/zero"\n' > "$T/zero.c"
-expect2 "#include /dev/zero: the compiler's memory limit" "does not compile" \
+expect_err 2 "#include /dev/zero: the compiler's memory limit" "does not compile" \
 	timeout 60 "$IDLELAB" governor build "$T/zero.c" -o "$T/x.so"
 
 # --cc and $CC are commands with arguments, as for make; a compiler that
@@ -236,7 +226,7 @@ expect2 "#include /dev/zero: the compiler's memory limit" "does not compile" \
 kbuild "$P/kdeepest.c" "$T/cc.so" -v --cc "$CC -DIDL_CC_WORDS=1" &&
 	grep -q -- "^$CC -DIDL_CC_WORDS=1 .*-c .*kdeepest.c" "$T/build.out" &&
 	ok "--cc with arguments" || bad "--cc with arguments: $(cat "$T/build.out")"
-expect2 "--cc that cannot run" \
+expect_err 2 "--cc that cannot run" \
 	"cannot run the compiler $T/no-cc: No such file or directory" \
 	"$IDLELAB" governor build "$P/kdeepest.c" -o "$T/x.so" --cc "$T/no-cc"
 [ -e "$T/x.so" ] && bad "a plugin was written without a compiler"
@@ -260,4 +250,4 @@ if [ "$left" = "idlelab-build-$$.AbC123 idlelab-build-other " ]; then
 else
 	bad "build directories left in TMPDIR: $left"
 fi
-exit $fail
+finish

@@ -10,17 +10,16 @@
 # running) and nothing of it is left running.  Every check here failed
 # before that change (crash, hang, exit 0 with nothing, invalid JSON).
 set -u
-: "${IDLELAB:?}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 CC=${CC:-cc}
-command -v "$CC" >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
+command -v "$CC" >/dev/null 2>&1 || skip "no C compiler"
 P=$top_srcdir/tests/plugins
 TR=$top_srcdir/traces/data/pipe-menu.idl
-T=$(mktemp -d /tmp/idlelab-plugin-contain.XXXXXX)
-trap 'pkill -KILL -f "$T/" 2>/dev/null; rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
+tmpdir
+cleanup() {
+	pkill -KILL -f "$T/" 2>/dev/null
+}
 # processes left whose command line names this test's directory
 left() { pgrep -f "$T/" | grep -vx "$$" || true; }
 
@@ -30,21 +29,11 @@ for m in STDOUT FORK LOOP CTOR_EXIT CTOR_PAUSE PARAMS_LONG PARAMS_BADPTR \
 		"$P/misbehave.c" -D$m || bad "cc misbehave -D$m"
 done
 
-# expect RC PATTERN WHAT CMD...: exit status RC and PATTERN on stderr
-expect() {
-	rc=$1 pat=$2 what=$3
-	shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	[ $got -eq "$rc" ] && grep -q -- "$pat" "$T/err" && ok "$what" ||
-		bad "$what: exit $got, $(head -c 400 "$T/err")"
-}
-
 # A plugin that cannot be described is refused, in every command that
 # names it, and idlelab itself does not crash.
 refused() {	# PATTERN WHAT PLUGIN
-	expect 2 "$1" "governor list: $2" "$IDLELAB" governor list "$3"
-	expect 2 "$1" "replay: $2" "$IDLELAB" replay -g "menu,$3" "$TR"
+	expect_err 2 "governor list: $2" "$1" "$IDLELAB" governor list "$3"
+	expect_err 2 "replay: $2" "$1" "$IDLELAB" replay -g "menu,$3" "$TR"
 }
 refused "more than 8 tunables, or params\[\] does not end" \
 	"params without an end" "$T/PARAMS_LONG.so"
@@ -114,8 +103,8 @@ rc=$?
 	bad "decide, forking plugin: exit $rc, left: $(left)"
 
 # decide: a call that does not return is stopped
-expect 1 "LOOP.so: a call did not return within 1 s" \
-	"decide --plugin-timeout: a select that loops" \
+expect_err 1 "decide --plugin-timeout: a select that loops" \
+	"LOOP.so: a call did not return within 1 s" \
 	timeout 60 "$IDLELAB" decide -g "$T/LOOP.so" --plugin-timeout 1 \
 	-- "$T/long"
 
@@ -146,13 +135,13 @@ static int __init init_kinit(void)
 postcore_initcall(init_kinit);
 EOF
 done
-expect 2 "kinit-crash.c: crashed while loading (Segmentation fault)" \
-	"governor build: an __init that crashes" \
+expect_err 2 "governor build: an __init that crashes" \
+	"kinit-crash.c: crashed while loading (Segmentation fault)" \
 	"$IDLELAB" governor build "$T/kinit-crash.c" -o "$T/kinit-crash.so"
-expect 2 "did not end within 10 s" "governor build: an __init that loops" \
+expect_err 2 "governor build: an __init that loops" "did not end within 10 s" \
 	timeout 60 "$IDLELAB" governor build "$T/kinit-loop.c" \
 	-o "$T/kinit-loop.so"
 [ ! -e "$T/kinit-crash.so" ] && [ ! -e "$T/kinit-loop.so" ] ||
 	bad "governor build wrote a plugin whose __init failed"
 [ -z "$(left)" ] || bad "processes left: $(left)"
-exit $fail
+finish

@@ -4,27 +4,22 @@
 # instance is gone after a timed run, after SIGINT, and after an error,
 # and that an instance left by a killed recorder is removed.
 set -u
-: "${IDLELAB:=./idlelab}"
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+[ "$(id -u)" = 0 ] || skip "not root"
 # (cpuN/cpuidle exists only once a driver has registered: with none,
 # current_driver says "none" and current_governor is still there)
 [ -d /sys/devices/system/cpu/cpu0/cpuidle ] ||
-	{ echo "SKIP: no cpuidle driver ($(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null))"; exit 77; }
+	skip "no cpuidle driver ($(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null))"
 TR=/sys/kernel/tracing
 if [ ! -d $TR/instances ]; then
-	mount -t tracefs nodev $TR 2>/dev/null ||
-		{ echo "SKIP: no tracefs"; exit 77; }
+	mount -t tracefs nodev $TR 2>/dev/null || skip "no tracefs"
 fi
 # Step 5 makes an instance of a dead recorder: no live session nor
 # another root test (live-soak.sh looks for such instances) runs meanwhile.
-command -v flock >/dev/null || { echo "SKIP: no flock(1)"; exit 77; }
-RUN=${IDLELAB_RUN_DIR:-/run/idlelab}
-mkdir -p "$RUN" && exec 9>>"$RUN/live.lock" && flock -w 900 9 ||
-	{ echo "FAIL: cannot take $RUN/live.lock"; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+command -v flock >/dev/null || skip "no flock(1)"
+live_lock
+tmpdir
 left() { ls $TR/instances 2>/dev/null | grep "^idlelab-record-$1-" ; }
 
 # 1. a timed run: valid file, summary, instance removed
@@ -77,4 +72,4 @@ rmdir $TR/instances/idlelab-record-$$-0badc0de $TR/instances/idlelab-record-$dea
 "$IDLELAB" record --help | grep -q '^usage: idlelab record' || bad "--help"
 "$IDLELAB" record --cpus 0-x -o "$T/e.idl" 2>/dev/null
 [ $? -eq 2 ] || bad "bad --cpus not a usage error"
-exit $fail
+finish

@@ -7,15 +7,17 @@
 # shards with contrib/slurm/idlelab-sweep.sbatch, merged, and compared
 # with the unsharded sweep.  Every daemon it started is stopped.
 set -u
-: "${IDLELAB:?}" "${top_srcdir:=.}"
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+[ "$(id -u)" = 0 ] || skip "not root"
 for p in munged slurmctld slurmd sbatch sinfo scontrol; do
 	command -v $p >/dev/null 2>&1 ||
-		{ echo "SKIP: $p not installed (slurmctld slurmd slurm-client munge)"; exit 77; }
+		skip "$p not installed (slurmctld slurmd slurm-client munge)"
 done
-T=$(mktemp -d /tmp/idlelab-slurm.XXXXXX)
+tmpdir
 chmod 700 "$T"
 export SLURM_CONF=$T/slurm.conf
+# the daemons stopped (at exit, or before the end to see them stop)
 cleanup() {
 	[ -f "$T/slurmctld.pid" ] && scontrol shutdown >/dev/null 2>&1
 	for p in slurmd slurmctld munged; do
@@ -30,10 +32,6 @@ cleanup() {
 	done
 	rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
 
 free_port() {	# a TCP port nobody listens on
 	p=$(( ($$ % 2000) * 4 + 20000 + $1 ))
@@ -46,7 +44,7 @@ dd if=/dev/urandom of="$T/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$T/munge.key"
 munged -f --socket="$T/munge.sock" --key-file="$T/munge.key" \
 	--log-file="$T/log/munged.log" --pid-file="$T/munged.pid" \
-	--seed-file="$T/munged.seed" || { echo "FAIL: munged"; exit 1; }
+	--seed-file="$T/munged.seed" || fatal "munged"
 cat >"$SLURM_CONF" <<CONF
 ClusterName=idlelabtest
 SlurmctldHost=$H
@@ -115,7 +113,7 @@ cmp -s "$T/m" "$T/a" && ok "merged shards = the unsharded sweep ($n cells; Slurm
 	bad "merged shards differ from the unsharded sweep"
 # the daemons stop with the test, and are seen to stop
 pids=$(cat "$T"/*.pid 2>/dev/null)
-trap - EXIT INT TERM
+trap - EXIT INT TERM HUP
 cleanup
 left=
 for pid in $pids; do
@@ -123,4 +121,4 @@ for pid in $pids; do
 done
 [ -z "$left" ] && ok "slurmctld, slurmd and munged stopped" ||
 	bad "daemons still running:$left"
-exit $fail
+finish

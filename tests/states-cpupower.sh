@@ -4,26 +4,25 @@
 # names and latencies as 'cpupower idle-info'.  SKIP without cpuidle or
 # cpupower.
 set -u
-: "${IDLELAB:?}"
-[ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-[ -d /sys/devices/system/cpu/cpu0/cpuidle ] || { echo "SKIP: no cpuidle"; exit 77; }
-command -v cpupower >/dev/null 2>&1 || { echo "SKIP: no cpupower"; exit 77; }
-tmp=$(mktemp -d /tmp/states-cpupower.XXXXXX) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+[ "$(id -u)" = 0 ] || skip "not root"
+[ -d /sys/devices/system/cpu/cpu0/cpuidle ] || skip "no cpuidle"
+command -v cpupower >/dev/null 2>&1 || skip "no cpupower"
+tmpdir
 
 # cpupower: a "NAME:" line followed by "Flags/Description:", then
 # "Latency: N" further down.  Print "NAME|LATENCY".
 cpupower -c 0 idle-info 2>/dev/null | awk '
 	/^Flags\/Description:/ { name = prev; sub(/:$/, "", name) }
 	/^Latency:/ && name != "" { print name "|" $2; name = "" }
-	{ prev = $0 }' >"$tmp/cpupower"
+	{ prev = $0 }' >"$T/cpupower"
 "$IDLELAB" states --cpu 0 --format csv | awk -F, 'NR > 1 { print $2 "|" $4 }' \
-	>"$tmp/idlelab" || exit 1
-[ -s "$tmp/cpupower" ] || { echo "SKIP: cpupower shows no states"; exit 77; }
-if ! cmp -s "$tmp/cpupower" "$tmp/idlelab"; then
+	>"$T/idlelab" || exit 1
+[ -s "$T/cpupower" ] || skip "cpupower shows no states"
+if ! cmp -s "$T/cpupower" "$T/idlelab"; then
 	echo "FAIL: cpupower and idlelab differ"
-	diff "$tmp/cpupower" "$tmp/idlelab"
+	diff "$T/cpupower" "$T/idlelab"
 	exit 1
 fi
-echo "same states as cpupower: $(tr '\n' ' ' <"$tmp/idlelab")"
-exit 0
+ok "same states as cpupower: $(tr '\n' ' ' <"$T/idlelab")"

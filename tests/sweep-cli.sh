@@ -4,12 +4,9 @@
 # the bundled traces, sharded and merged (also by GNU parallel when it is
 # installed), the Pareto front, and the inputs that must be refused.
 set -u
-: "${IDLELAB:?}" "${top_srcdir:=.}"
-T=$(mktemp -d /tmp/idlelab-sweep-cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-ok() { echo "ok - $1"; }
-bad() { echo "FAIL - $1"; fail=1; }
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+tmpdir
 D=$top_srcdir/traces/data
 TR="$D/pipe-menu.idl $D/timer-menu.idl $D/pipe-haltpoll.idl"
 # 6 + 4 + 2 = 12 configurations x 3 traces x 2 tables = 72 cells
@@ -139,36 +136,33 @@ for g, rs in groups.items():
 PY
 
 # refused, exit 2, nothing written
-expect2() {	# WHAT PATTERN ARGS...
-	what=$1 pat=$2
-	shift 2
+refused() {	# WHAT PATTERN ARGS...
 	rm -f "$T/x.json"
-	"$@" >/dev/null 2>"$T/err"
-	[ $? -eq 2 ] && grep -q -e "$pat" "$T/err" && [ ! -e "$T/x.json" ] &&
-		ok "$what" || bad "$what: $(cat "$T/err")"
+	expect_err 2 "$@"
+	[ ! -e "$T/x.json" ] || bad "$1: $T/x.json written"
 }
-expect2 "a malformed range" "ends below its start" \
+refused "a malformed range" "ends below its start" \
 	"$IDLELAB" sweep -g 'teo:pulse=1024..256/256' -o "$T/x.json" $TR
-expect2 "a zero step" "step that is not positive" \
+refused "a zero step" "step that is not positive" \
 	"$IDLELAB" sweep -g 'teo:pulse=1..9/0' -o "$T/x.json" $TR
-expect2 "an unknown parameter" "has no parameter 'nosuch'" \
+refused "an unknown parameter" "has no parameter 'nosuch'" \
 	"$IDLELAB" sweep -g 'teo:nosuch=1|2' -o "$T/x.json" $TR
-expect2 "too many cells" "more than 10000; --force" \
+refused "too many cells" "more than 10000; --force" \
 	"$IDLELAB" sweep -g 'teo:pulse=1..5000' -o "$T/x.json" $TR
-expect2 "a shard out of range" "shard: '4/3'" \
+refused "a shard out of range" "shard: '4/3'" \
 	"$IDLELAB" sweep --shard 4/3 -g teo -o "$T/x.json" $TR
-expect2 "no governor" "-g SPEC is required" \
+refused "no governor" "-g SPEC is required" \
 	"$IDLELAB" sweep -o "$T/x.json" $TR
-expect2 "a missing trace" "nosuch.idl" \
+refused "a missing trace" "nosuch.idl" \
 	"$IDLELAB" sweep -g teo -o "$T/x.json" "$T/nosuch.idl"
-expect2 "merge: a shard missing" "24 of 72 cells missing" \
+refused "merge: a shard missing" "24 of 72 cells missing" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/p2.json"
-expect2 "merge: a shard twice" "is in both" \
+refused "merge: a shard twice" "is in both" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/p1.json" "$T/p2.json" "$T/p3.json"
 sweep --shard 1/3 -g teo -o "$T/other.json" $TR || bad "other sweep"
-expect2 "merge: another sweep" "another sweep" \
+refused "merge: another sweep" "another sweep" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/other.json"
-expect2 "merge: not a sweep" "not the results of idlelab sweep" \
+refused "merge: not a sweep" "not the results of idlelab sweep" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/one.json"
 python3 - "$T/p2.json" "$T/forged.json" <<'PY'
 import json, sys
@@ -176,7 +170,7 @@ d = json.load(open(sys.argv[1]))
 d["cells"][0]["config"] = "teo:pulse=1"
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect2 "merge: a forged cell" "not where the sweep's grid puts it" \
+refused "merge: a forged cell" "not where the sweep's grid puts it" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/forged.json" "$T/p3.json"
 python3 - "$T/p2.json" "$T/nores.json" "$T/total.json" <<'PY'
 import json, sys
@@ -187,9 +181,9 @@ d = json.load(open(sys.argv[1]))
 d["sweep"]["cells_total"] -= 1
 json.dump(d, open(sys.argv[3], "w"))
 PY
-expect2 "merge: a cell without results" "nores.json: cell 1 has no results" \
+refused "merge: a cell without results" "nores.json: cell 1 has no results" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/nores.json" "$T/p3.json"
-expect2 "merge: an edited cell count" \
+refused "merge: an edited cell count" \
 	"total.json: 71 cells in all, but 72 in $T/p1.json of the same sweep" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/total.json" "$T/p3.json"
 # the same id with another grid, and a value no replay writes (issue 32,
@@ -203,16 +197,16 @@ d = json.load(open(sys.argv[1]))
 d["cells"][0]["results"]["selects"] = 1e308
 json.dump(d, open(sys.argv[3], "w"))
 PY
-expect2 "merge: the same id, another grid" \
+refused "merge: the same id, another grid" \
 	"grid.json: the traces of the sweep differ from $T/p1.json's" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/grid.json" "$T/p3.json"
-expect2 "merge: selects 1e308" \
+refused "merge: selects 1e308" \
 	"absurd.json: cell 1: its results' 'selects' is not of the kind" \
 	"$IDLELAB" merge -o "$T/x.json" "$T/p1.json" "$T/absurd.json" "$T/p3.json"
-expect2 "compare: a shard" "a shard" "$IDLELAB" compare "$T/p1.json"
-expect2 "compare: a sweep with --style" "are for benchmark runs" \
+refused "compare: a shard" "a shard" "$IDLELAB" compare "$T/p1.json"
+refused "compare: a sweep with --style" "are for benchmark runs" \
 	"$IDLELAB" compare -s mmtests "$T/all.json"
-expect2 "report: a sweep with -S" "is for benchmark runs" \
+refused "report: a sweep with -S" "is for benchmark runs" \
 	"$IDLELAB" report -S ci -o "$T/x.html" "$T/all.json"
 "$IDLELAB" report -o "$T/sweep.html" "$T/all.json" 2>"$T/err" &&
 	grep -q "Pareto front: [0-9]* of 12" "$T/sweep.html" &&
@@ -225,4 +219,4 @@ if command -v gnuplot >/dev/null; then
 		grep -q '>teo:decay_shift=[24]<' "$T/ds.html" &&
 		ok "report: Pareto labels as written" || bad "report: Pareto labels"
 fi
-exit $fail
+finish

@@ -4,14 +4,10 @@
 # reach a terminal raw, and CSV text cells that a spreadsheet would take
 # for a formula are prefixed with an apostrophe (numbers stay numbers).
 set -u
-: "${IDLELAB:=./idlelab}" "${top_srcdir:=.}"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 : "${PYTHON3:=python3}"
-T=$(mktemp -d /tmp/text-safety.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-passes=0
-fails=0
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tmpdir
 ESC=$(printf '\033')
 # valid JSON (UTF-8 included), when a Python is there to say so
 valid_json() {
@@ -107,4 +103,4 @@ cp "$T/t.trace" "$N"
 	|| bad "sweep: $(cat "$T/o.txt")"
 
 echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish
