@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # idlelab for arm64, cross-built with Debian's multiarch packages, and a
-# root tree for the lab guest (doc/lab.md, "idlelab in the guest").
+# root tree for the lab guest (doc/live.md, "The lab's run").
 #
 #   lab/cross.sh [-o DIR]
 #
