@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# idlelab's lab: real arm64 kernels (Debian's) under qemu-system-aarch64,
-# with the idle states of a table file written into the guest's device
-# tree, so that replay can be checked against kernels that must choose
-# between several states.  doc/lab.md has the whole story.
+# idlelab's lab: real kernels (Debian's) under QEMU, arm64 (virt, the
+# idle states of a table file in its device tree) or x86_64 (q35, the
+# states as ACPI _CST objects, after the kernel's POLL), so that replay
+# can be checked against kernels that must choose between several
+# states.  doc/lab.md has the whole story.
 #
+#   lab/lab.sh [--arch arm64|x86_64] COMMAND ...
+#                                     the architecture (default arm64,
+#                                     or LAB_ARCH); replay reads it from
+#                                     the capture
 #   lab/lab.sh fetch [VERSION...]     kernels (6.12, 6.1), busybox, the
 #                                     kernels' governor sources
 #   lab/lab.sh capture [options] -o DIR
@@ -24,8 +29,35 @@ LAB=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$LAB")
 CACHE=${IDLELAB_LAB_CACHE:-/var/cache/idlelab/lab}
 IDLELAB=${IDLELAB:-$TOP/idlelab}
-CROSS_CC=${CROSS_CC:-aarch64-linux-gnu-gcc}
-QEMU=${QEMU:-qemu-system-aarch64}
+ARCH=${LAB_ARCH:-arm64}
+
+# set_arch ARCH: what differs between the lab's two architectures.
+# arm64: Debian's arm64 kernels on QEMU's virt board, idle states in its
+# device tree (PSCI); x86_64: Debian's cloud-amd64 kernels on QEMU's q35,
+# idle states as ACPI _CST objects of one more SSDT (acpi_idle, with the
+# kernel's POLL as state 0).  $ACACHE is the architecture's part of the
+# cache (arm64's is the cache itself, as it always was).
+set_arch() {
+	case $1 in
+	arm64|aarch64)
+		ARCH=arm64 DEBARCH=arm64 TRIPLET=aarch64-linux-gnu
+		LDSO=ld-linux-aarch64.so.1 ACACHE=$CACHE KNAME=Image
+		GUEST_CC=${CROSS_CC:-aarch64-linux-gnu-gcc}
+		QEMU=${QEMU:-qemu-system-aarch64}
+		IMAGE_RE=-arm64-unsigned CONSOLE=ttyAMA0
+		DRIVER_INIT=psci_idle_init
+		DEFAULT_TABLE=$LAB/tables/arm4.table ;;
+	x86_64|x86|amd64)
+		ARCH=x86_64 DEBARCH=amd64 TRIPLET=x86_64-linux-gnu
+		LDSO=ld-linux-x86-64.so.2 ACACHE=$CACHE/x86_64 KNAME=vmlinuz
+		GUEST_CC=${HOST_CC:-gcc}
+		QEMU=${QEMU_X86:-qemu-system-x86_64}
+		IMAGE_RE=-cloud-amd64-unsigned CONSOLE=ttyS0
+		DRIVER_INIT=acpi_processor_driver_init
+		DEFAULT_TABLE=$LAB/tables/x86-client.table ;;
+	*) die "unknown architecture '$1' (arm64 or x86_64)" ;;
+	esac
+}
 
 # What a capture traces, from boot and in the mid-run instance: the events
 # doc/importing.md reads (sched_switch too; --events takes others).
@@ -38,7 +70,12 @@ EVENTS="power/cpu_idle power/cpu_idle_miss power/pm_qos_update_target
 	timer/timer_cancel timer/timer_expire_entry irq/irq_handler_entry
 	irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
 	ipi/ipi_send_cpu ipi/ipi_send_cpumask sched/sched_wakeup
-	sched/sched_switch"
+	sched/sched_switch irq_vectors/local_timer_entry
+	irq_vectors/local_timer_exit irq_vectors/reschedule_entry
+	irq_vectors/reschedule_exit irq_vectors/call_function_entry
+	irq_vectors/call_function_exit irq_vectors/call_function_single_entry
+	irq_vectors/call_function_single_exit irq_vectors/irq_work_entry
+	irq_vectors/irq_work_exit"
 
 die() {
 	echo "lab: $*" >&2
@@ -51,8 +88,11 @@ usage() {
 capture options:
   -k, --kernel VER     6.12 (default) or 6.1 (Debian's arm64 kernels,
                        fetched first), or the path of an arm64 Image
-  -t, --table FILE     idle states for the device tree (default
-                       lab/tables/arm4.table); state 0 must be WFI 1/1
+  -t, --table FILE     idle states (default lab/tables/arm4.table, on
+                       x86_64 lab/tables/x86-client.table); state 0
+                       must be WFI 1/1 (arm64) or POLL (x86_64, where
+                       each residency is the same multiple of its
+                       latency: processor.latency_factor)
   -n, --cpus N         vCPUs, 2 or more (default 2)
   -g, --governor G     the kernel's governor from boot (default menu)
   -w, --workload "MODE US"
@@ -89,15 +129,16 @@ and
                        values; repeatable)
   -l, --limit S        stop the guest after S seconds (default 1200)
   -o DIR               where the guest's $OUT goes (created)
-Environment: IDLELAB_LAB_CACHE (default /var/cache/idlelab/lab), QEMU,
-CROSS_CC, IDLELAB (the idlelab binary for replay), LAB_QEMU_ARGS (more
-QEMU options).
+Environment: IDLELAB_LAB_CACHE (default /var/cache/idlelab/lab), QEMU
+and CROSS_CC (arm64), QEMU_X86 and HOST_CC (x86_64), IDLELAB (the
+idlelab binary for replay), LAB_ARCH, LAB_QEMU_ARGS (more QEMU
+options).
 EOF
 }
 
-# newest_image SERIES: the arm64 image package of Debian's linux-source
-# SERIES, at the source package's own version (so the governor files
-# built from it are the ones that ran).
+# newest_image SERIES: the architecture's image package of Debian's
+# linux-source SERIES, at the source package's own version (so the
+# governor files built from it are the ones that ran).
 newest_image() {
 	local ver pkg
 	ver=$(dpkg-query -W -f='${Version}' "linux-source-$1" 2>/dev/null) ||
@@ -105,30 +146,33 @@ newest_image() {
 	local re="^linux-image-$1[.0-9]*(\+deb[0-9]+)?(-[0-9]+)?"
 
 	for pkg in $(apt-cache pkgnames linux-image- |
-		     grep -E "$re-arm64-unsigned\$" | sort -V -r); do
-		if apt-cache show "$pkg:arm64" 2>/dev/null | grep -qx "Version: $ver"; then
+		     grep -E "$re$IMAGE_RE\$" | sort -V -r); do
+		# grep reads it all: -q would end the pipe early (pipefail)
+		if apt-cache show "$pkg:$DEBARCH" 2>/dev/null |
+		   grep -x "Version: $ver" >/dev/null; then
 			echo "$pkg"
 			return
 		fi
 	done
-	die "no arm64 image of version $ver" \
-	    "(dpkg --add-architecture arm64; apt-get update)"
+	die "no $DEBARCH image of version $ver" \
+	    "(dpkg --add-architecture $DEBARCH; apt-get update)"
 }
 
-# fetch_kernel SERIES: $CACHE/SERIES/{Image,config,version,governors/,
-# modules/}
+# fetch_kernel SERIES: $ACACHE/SERIES/{Image or vmlinuz,config,version,
+# governors/,modules/}
 fetch_kernel() {
-	local s=$1 d=$CACHE/$1 pkg tmp src
-	[ -f "$d/Image" ] && [ -f "$d/governors/menu.c" ] && [ -d "$d/modules" ] &&
-		return
+	local s=$1 d=$ACACHE/$1 pkg tmp src
+	[ -f "$d/$KNAME" ] && [ -f "$d/governors/menu.c" ] &&
+		[ -d "$d/modules" ] && return
 	pkg=$(newest_image "$s")
-	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
+	mkdir -p "$ACACHE"
+	tmp=$(mktemp -d "$ACACHE/fetch.XXXXXX")
 	echo "lab: fetching $pkg" >&2
-	(cd "$tmp" && apt-get download -q "$pkg:arm64" >/dev/null 2>&1) ||
-		{ rm -rf "$tmp"; die "apt-get download $pkg:arm64 failed"; }
+	(cd "$tmp" && apt-get download -q "$pkg:$DEBARCH" >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"; die "apt-get download $pkg:$DEBARCH failed"; }
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
 	mkdir -p "$tmp/k/governors"
-	mv "$tmp"/x/boot/vmlinuz-* "$tmp/k/Image"
+	mv "$tmp"/x/boot/vmlinuz-* "$tmp/k/$KNAME"
 	mv "$tmp"/x/boot/config-* "$tmp/k/config"
 	# where virtio-serial is modular (6.1), the guest loads these
 	mkdir -p "$tmp/k/modules"
@@ -152,39 +196,49 @@ fetch_kernel() {
 
 fetch_busybox() {
 	local tmp
-	[ -x "$CACHE/busybox" ] && return
-	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
-	(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1) ||
-		{ rm -rf "$tmp"; die "apt-get download busybox-static:arm64 failed"; }
+	[ -x "$ACACHE/busybox" ] && return
+	mkdir -p "$ACACHE"
+	tmp=$(mktemp -d "$ACACHE/fetch.XXXXXX")
+	(cd "$tmp" &&
+	 apt-get download -q "busybox-static:$DEBARCH" >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"
+		  die "apt-get download busybox-static:$DEBARCH failed"; }
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x"
-	mv "$tmp/x/bin/busybox" "$CACHE/busybox"
+	mv "$tmp/x/bin/busybox" "$ACACHE/busybox"
 	rm -rf "$tmp"
 }
 
 # trace-cmd and the libraries it loads, for binary captures (trace.dat,
-# nanosecond times) in the guest: $CACHE/tracecmd/ holds the files laid
+# nanosecond times) in the guest: $ACACHE/tracecmd/ holds the files laid
 # out as in the guest's root.
 fetch_tracecmd() {
-	local tmp d=$CACHE/tracecmd f
+	local tmp d=$ACACHE/tracecmd f p
 	[ -x "$d/usr/bin/trace-cmd" ] && return
-	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
-	(cd "$tmp" && apt-get download -q trace-cmd:arm64 libtraceevent1:arm64 \
-		libtracefs1:arm64 libzstd1:arm64 libc6:arm64 >/dev/null 2>&1) ||
+	mkdir -p "$ACACHE"
+	tmp=$(mktemp -d "$ACACHE/fetch.XXXXXX")
+	(cd "$tmp" && for p in trace-cmd libtraceevent1 libtracefs1 libzstd1 \
+			       libc6; do
+		apt-get download -q "$p:$DEBARCH" >/dev/null 2>&1 || exit 1
+	 done) ||
 		{ rm -rf "$tmp"
-		  die "apt-get download of trace-cmd:arm64 and its" \
+		  die "apt-get download of trace-cmd:$DEBARCH and its" \
 		      "libraries failed"; }
 	for f in "$tmp"/*.deb; do
 		dpkg-deb -x "$f" "$tmp/x"
 	done
-	mkdir -p "$tmp/t/usr/bin" "$tmp/t/lib/aarch64-linux-gnu" \
-		"$tmp/t/usr/lib/aarch64-linux-gnu"
+	mkdir -p "$tmp/t/usr/bin" "$tmp/t/lib/$TRIPLET" \
+		"$tmp/t/usr/lib/$TRIPLET"
 	cp -a "$tmp/x/usr/bin/trace-cmd" "$tmp/t/usr/bin/"
-	cp -a "$tmp/x/lib/ld-linux-aarch64.so.1" "$tmp/t/lib/"
-	cp -a "$tmp/x/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" \
-		"$tmp/x/lib/aarch64-linux-gnu/libc.so.6" \
-		"$tmp/t/lib/aarch64-linux-gnu/"
-	cp -a "$tmp"/x/usr/lib/aarch64-linux-gnu/lib{traceevent,tracefs,zstd}.so.* \
-		"$tmp/t/usr/lib/aarch64-linux-gnu/"
+	# the loader where the binaries look for it: /lib (arm64), /lib64
+	for p in lib lib64; do
+		[ -e "$tmp/x/$p/$LDSO" ] || continue
+		mkdir -p "$tmp/t/$p"
+		cp -a "$tmp/x/$p/$LDSO" "$tmp/t/$p/"
+	done
+	cp -a "$tmp/x/lib/$TRIPLET/$LDSO" "$tmp/x/lib/$TRIPLET/libc.so.6" \
+		"$tmp/t/lib/$TRIPLET/"
+	cp -a "$tmp"/x/usr/lib/"$TRIPLET"/lib{traceevent,tracefs,zstd}.so.* \
+		"$tmp/t/usr/lib/$TRIPLET/"
 	rm -rf "$d"
 	mv "$tmp/t" "$d"
 	rm -rf "$tmp"
@@ -192,17 +246,17 @@ fetch_tracecmd() {
 
 # The workload, static for the guest; rebuilt when its source changes.
 build_workload() {
-	local src=$TOP/tests/idle-workload.c out=$CACHE/idle-workload
+	local src=$TOP/tests/idle-workload.c out=$ACACHE/idle-workload
 	local btf=$TOP/traces/record/btf.c err=$TOP/lib/error.c
 	[ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$btf" ] &&
 		[ "$out" -nt "$TOP/traces/record/btf.h" ] &&
 		[ "$out" -nt "$err" ] && return
-	command -v "$CROSS_CC" >/dev/null ||
-		die "no $CROSS_CC (apt-get install gcc-aarch64-linux-gnu)"
+	command -v "$GUEST_CC" >/dev/null ||
+		die "no $GUEST_CC (apt-get install gcc-$TRIPLET)"
 	# btf.c and error.c want the build's config.h, and need nothing of it
-	mkdir -p "$CACHE/cross-include"
-	: > "$CACHE/cross-include/config.h"
-	"$CROSS_CC" -O2 -static -I"$CACHE/cross-include" -I"$TOP/lib" \
+	mkdir -p "$ACACHE/cross-include"
+	: > "$ACACHE/cross-include/config.h"
+	"$GUEST_CC" -O2 -static -I"$ACACHE/cross-include" -I"$TOP/lib" \
 		-I"$TOP/traces/record" \
 		-o "$out.tmp$$" "$src" "$btf" "$err" -lm
 	mv "$out.tmp$$" "$out"
@@ -283,6 +337,75 @@ make_dtb() {
 	done
 }
 
+# cst_states TABLE: "NAME LATENCY_US RESIDENCY_US" of states 1.. (state 0
+# is the kernel's POLL).
+cst_states() {
+	awk '$1 == "state" && $2 == 0 && $3 != "POLL" {
+		print "x"; exit
+	}
+	$1 == "state" && $2 > 0 {
+		n = $3; gsub(/"/, "", n)
+		print n, $4, $5
+	}' "$1"
+}
+
+# make_ssdt TABLE NCPUS OUT: an SSDT that gives each of QEMU's processor
+# objects (\_SB.CPUS.C000, C001, ...: hex) a _CST of the table's states
+# 1.., each an FFH entry of type C1 with the state's exit latency.  The
+# kernel's MWAIT probe finds no hint in them and enters each with HLT,
+# keeping them apart; their target residency is the latency times
+# processor.latency_factor, one factor for all, which $factor gets.
+make_ssdt() {
+	local table=$1 ncpu=$2 out=$3 i=0 c name lat res pkgs= asl=${3%.aml}.asl
+	factor=
+	while read -r name lat res; do
+		[ "$name" != x ] ||
+			die "$table: state 0 must be POLL on x86_64"
+		i=$((i + 1))
+		case "$lat$res" in
+		*[!0-9]*) die "$table: state $i: times must be whole us" \
+			      "in the lab" ;;
+		esac
+		[ "$lat" -gt 0 ] && [ $((res % lat)) = 0 ] ||
+			die "$table: state $i: residency must be a whole" \
+			    "multiple of its latency (processor.latency_factor)"
+		[ -z "$factor" ] || [ "$factor" = $((res / lat)) ] ||
+			die "$table: every state needs the same residency" \
+			    "/ latency ratio (one processor.latency_factor)"
+		factor=$((res / lat))
+		pkgs="$pkgs
+		Package () { ResourceTemplate () {
+			Register (FFixedHW, 0, 0, 0, 0) }, 1, $lat, $((1000 - i)) },"
+	done < <(cst_states "$table")
+	[ $i -gt 0 ] || die "$table: no state above 0"
+	[ $i -le 8 ] || die "$table: ACPI gives at most 8 C-states"
+	{
+		echo 'DefinitionBlock ("", "SSDT", 2, "IDLLAB", "LABCST", 1)'
+		echo '{'
+		for ((c = 0; c < ncpu; c++)); do
+			printf '\tExternal (\\_SB.CPUS.C%03X, ProcessorObj)\n' $c
+		done
+		for ((c = 0; c < ncpu; c++)); do
+			printf '\tScope (\\_SB.CPUS.C%03X) {\n' $c
+			printf '\t\tName (_CST, Package () { %d,%s\n\t\t})\n\t}\n' \
+				$i "${pkgs%,}"
+		done
+		echo '}'
+	} > "$asl"
+	iasl -p "${out%.aml}" "$asl" > "$asl.log" 2>&1 ||
+		die "iasl failed on $asl: $(tail -3 "$asl.log")"
+}
+
+# make_firmware TABLE NCPUS TMP: the idle states for the guest's
+# firmware: TMP/virt.dtb (arm64) or TMP/ssdt.aml (x86_64)
+make_firmware() {
+	if [ "$ARCH" = arm64 ]; then
+		make_dtb "$1" "$2" "$3/virt.dtb"
+	else
+		make_ssdt "$1" "$2" "$3/ssdt.aml"
+	fi
+}
+
 # guest_image KERNEL: the guest's pieces fetched or built; $img is the
 # kernel's Image
 guest_image() {
@@ -291,9 +414,9 @@ guest_image() {
 	fetch_tracecmd
 	build_workload
 	case $1 in
-	6.1|6.12) fetch_kernel "$1"; img=$CACHE/$1/Image ;;
+	6.1|6.12) fetch_kernel "$1"; img=$ACACHE/$1/$KNAME ;;
 	6.12-teo)
-		img=$CACHE/$1/Image
+		img=$ACACHE/$1/$KNAME
 		[ -f "$img" ] || die "no $img (lab/build-kernel.sh builds it)" ;;
 	*) [ -f "$1" ] || die "no kernel '$1'"; img=$1 ;;
 	esac
@@ -305,9 +428,9 @@ guest_root() {
 	local r=$1
 	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
 	cp "$LAB/guest/init" "$r/init"
-	cp "$CACHE/busybox" "$r/bin/busybox"
-	cp "$CACHE/idle-workload" "$r/bin/idle-workload"
-	cp -a "$CACHE/tracecmd/." "$r/"
+	cp "$ACACHE/busybox" "$r/bin/busybox"
+	cp "$ACACHE/idle-workload" "$r/bin/idle-workload"
+	cp -a "$ACACHE/tracecmd/." "$r/"
 	if [ -d "$(dirname "$img")/modules" ]; then
 		mkdir -p "$r/lib/lab-modules"
 		cp "$(dirname "$img")"/modules/*.ko "$r/lib/lab-modules/" \
@@ -328,34 +451,44 @@ guest_setup() {
 	guest_image "$kernel"
 	mkdir -p "$out"
 	tmp=$(mktemp -d)
-	make_dtb "$table" "$ncpu" "$tmp/virt.dtb"
+	make_firmware "$table" "$ncpu" "$tmp"
 	guest_root "$tmp/root"
 	# nocbs: RCU callbacks go to kthreads, so rcu_needs_cpu() never
 	# keeps the tick (doc/lab.md)
 	extra=
 	[ -n "$rcu" ] && extra="rcu_nocbs=0-$((ncpu - 1))"
+	[ -z "${factor:-}" ] || [ "$factor" = 2 ] ||
+		extra="$extra processor.latency_factor=$factor"
 	cp "$table" "$out/dt.table"
 	echo "lab: $(basename "$img") $kernel, $ncpu vCPUs, $gov," \
 	     "$(basename "$table"), $desc" >&2
 }
 
 # boot_guest WHAT IMG NCPUS TMP CMDLINE OUT LIMIT: boot TMP/root (as
-# TMP/initrd) with TMP/virt.dtb; the guest's tar stream unpacked in OUT;
-# dies unless the guest says "ok 0" within LIMIT seconds
+# TMP/initrd) with TMP's firmware tables; the guest's tar stream
+# unpacked in OUT; dies unless the guest says "ok 0" within LIMIT seconds
 boot_guest() {
 	local what=$1 img=$2 ncpu=$3 tmp=$4 cmdline=$5 out=$6 limit=$7 guest
+	local machine
 	(cd "$tmp/root" && find . | cpio -o -H newc --quiet) > "$tmp/initrd"
 	rm -f "$out/out.tar"
 	# icount: the guest's clock advances 1 ns per instruction while it
 	# runs, so kernel paths take about as long as on hardware
-	cmdline="console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 $cmdline"
+	cmdline="console=$CONSOLE rdinit=/init panic=-1 loglevel=4 $cmdline"
+	if [ "$ARCH" = arm64 ]; then
+		machine="-machine virt,gic-version=2 -cpu cortex-a57
+			 -dtb $tmp/virt.dtb"
+	else
+		machine="-machine q35 -accel tcg -cpu max
+			 -acpitable file=$tmp/ssdt.aml"
+	fi
 	# in the background, so that a signal to this script stops the guest
 	# too: no guest outlives its run
 	# shellcheck disable=SC2086
 	timeout "$limit" "$QEMU" \
-		-machine virt,gic-version=2 -cpu cortex-a57 -smp "$ncpu" -m 1024 \
+		$machine -smp "$ncpu" -m 1024 \
 		$icount ${LAB_QEMU_ARGS:-} \
-		-kernel "$img" -initrd "$tmp/initrd" -dtb "$tmp/virt.dtb" \
+		-kernel "$img" -initrd "$tmp/initrd" \
 		-append "$cmdline" \
 		-display none -monitor none -no-reboot -nic none \
 		-serial "file:$out/console.log" \
@@ -391,7 +524,7 @@ probe_defs() {
 }
 
 cmd_capture() {
-	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
+	local kernel=6.12 table=$DEFAULT_TABLE ncpu=2 gov=menu
 	local work="spread 1500" secs=10 events=$EVENTS out= img tmp boot
 	# icount and rcu are read by boot_guest too
 	local icount="-icount shift=0,sleep=on" rcu=yes extra cmdline
@@ -442,17 +575,20 @@ EOF
 		    "not $gov"
 	# From boot, the CPUs idle by default_idle_call() (traced as state 1,
 	# no governor) until the driver registers: the governors' own
-	# entries begin when psci_idle_init() returns.
-	awk '/^#/ && !on { print; next }
-	     /initcall_finish: func=psci_idle_init\+/ { on = 1 }
+	# entries begin when the driver's init returns (psci_idle_init,
+	# acpi_processor_driver_init).
+	awk -v init="$DRIVER_INIT" '/^#/ && !on { print; next }
+	     $0 ~ "initcall_finish: func=" init "\\+" { on = 1 }
 	     on' "$out/boot.txt" > "$out/gov.txt"
 	grep -q 'cpu_idle: ' "$out/gov.txt" ||
-		die "capture: no idle entries after psci_idle_init in $out/boot.txt"
+		die "capture: no idle entries after $DRIVER_INIT in" \
+		    "$out/boot.txt"
 	# The table the kernel registered, as idlelab reads sysfs.
 	"$IDLELAB" states --sysfs-root "$out/sysfs-before" \
 		--save "$out/states.table" >/dev/null
 	echo "$gov" > "$out/governor"
 	echo "$kernel" > "$out/kernel"
+	echo "$ARCH" > "$out/arch"
 	[ -f "$out/probes" ] &&
 		echo "lab: probe inputs: $(grep -c '^taken' "$out/probes") of" \
 		     "$(grep -c . "$out/probes") taken (see $out/probes)" >&2
@@ -463,10 +599,11 @@ EOF
 # script as root on the multi-state machine; what the script leaves in
 # $OUT comes back
 cmd_run() {
-	local kernel=6.12 table=$LAB/tables/arm4.table ncpu=2 gov=menu
+	local kernel=6.12 table=$DEFAULT_TABLE ncpu=2 gov=menu
 	local script= out= limit=1200 img tmp extra env=
 	local icount="-icount shift=0,sleep=on" rcu=yes
 	local root=$CACHE/arm64/root
+	[ "$ARCH" = arm64 ] || root=$ACACHE/root
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-k|--kernel) kernel=$2; shift 2 ;;
@@ -503,6 +640,7 @@ cmd_run() {
 	# the kernel series first: `replay` scores what came back even when
 	# the script failed
 	echo "$kernel" > "$out/kernel"
+	echo "$ARCH" > "$out/arch"
 	boot_guest run "$img" "$ncpu" "$tmp" "cpuidle.governor=$gov $extra" \
 		"$out" "$limit"
 }
@@ -510,7 +648,7 @@ cmd_run() {
 # kernel_governor SERIES GOV: the plugin of the kernel's own governor
 # file, built once per cache
 kernel_governor() {
-	local src=$CACHE/$1/governors/$2.c so=$CACHE/$1/$2.so
+	local src=$ACACHE/$1/governors/$2.c so=$ACACHE/$1/$2.so
 	[ -f "$src" ] || return 1
 	lock_cache
 	if [ ! -f "$so" ] || [ "$src" -nt "$so" ]; then
@@ -585,6 +723,7 @@ cmd_replay() {
 	local d=${1:-} rc=0 gov kernel f
 	[ -n "$d" ] && [ -f "$d/kernel" ] || die "replay: no capture in '${d:-}'"
 	kernel=$(cat "$d/kernel")
+	[ ! -f "$d/arch" ] || set_arch "$(cat "$d/arch")"
 	echo "trace          column       entries  same%  tick%  miss%  verdict"
 	# recordings of idlelab itself in the guest (lab.sh run)
 	for f in "$d"/rec-*.idl; do
@@ -614,6 +753,17 @@ cmd_replay() {
 	fi
 	return $rc
 }
+
+# the architecture: -a/--arch before the command, or LAB_ARCH
+while [ $# -gt 0 ]; do
+	case $1 in
+	-a|--arch) [ $# -ge 2 ] || die "--arch needs arm64 or x86_64"
+		ARCH=$2; shift 2 ;;
+	--arch=*) ARCH=${1#--arch=}; shift ;;
+	*) break ;;
+	esac
+done
+set_arch "$ARCH"
 
 case ${1:-} in
 fetch) shift; cmd_fetch "$@" ;;
