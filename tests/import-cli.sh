@@ -417,9 +417,20 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/devices/system/cpu/cpuidle ] &&
 	l=$(jv "$T/rec.idl" latency_req_ns)
 	[ "${l:--1}" -ge 0 ] && [ "$(jv "$T/imp.idl" latency_req_ns)" = "$l" ] ||
 		bad "latency_req_ns: recorded '$l', imported '$(jv "$T/imp.idl" latency_req_ns)'"
-	# CPU 0's periods entered under 20 us, in both
+	# CPU 0's periods entered under 20 us, in both; a second of a busy
+	# machine (the sanitizer build's make check) may hold none of CPU
+	# 0's (this VM's CPUs trace their idle entries unevenly): then only
+	# the header is checked (the import of such a header is, above)
+	c0=$("$IDLELAB" info "$T/imp.idl" --format json | python3 -c '
+import json, sys
+cpus = json.load(sys.stdin)["stats"]["cpus"]
+print(sum(c["periods"] for c in cpus if c["cpu"] == 0))')
+	if [ -n "$q0" ] && [ "${c0:-0}" = 0 ]; then
+		echo "(CPU 0 recorded no idle period: its 20 us not checked)"
+		c0=
+	fi
 	[ -z "$q0" ] || { grep -q "resume_latency_us=0:20 " "$T/raw.txt" &&
-		jv_is "$T/imp.idl" min_ns 20000; } ||
+		{ [ -z "$c0" ] || jv_is "$T/imp.idl" min_ns 20000; }; } ||
 		bad "CPU 0's resume latency of 20 us not in the --raw import"
     fi
 else
