@@ -15,7 +15,6 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

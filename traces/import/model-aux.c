@@ -399,7 +399,7 @@ static int short_gap(const struct model_stats *st)
 int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 {
 	uint64_t above = 0, most = 0, best = UINT64_MAX, v;
-	int b, first = -1, last = -1, mid;
+	int b, first = -1, last = -1, mid, cap;
 	const int spread = LAG_SPREAD_NS / LAG_BIN_NS;
 
 	if (bad)
@@ -429,9 +429,13 @@ int64_t model_residency_lag(const struct model_stats *st, uint64_t *bad)
 	 * else its start */
 	if (last < LAG_BINS - 1) {
 		mid = (first + last) / 2;
-		if (mid > first + spread)
-			mid = first + spread < short_gap(st) ? first + spread :
-			      first > short_gap(st) ? first : short_gap(st);
+		if (mid > first + spread) {
+			cap = short_gap(st);
+			mid = first + (cap < first + spread ? cap - first :
+				       spread);
+			if (mid < first)
+				mid = first;
+		}
 		first = mid;
 	}
 	return (int64_t)first * LAG_BIN_NS;
