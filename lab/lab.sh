@@ -174,9 +174,11 @@ fetch_kernel() {
 	mkdir -p "$tmp/k/governors"
 	mv "$tmp"/x/boot/vmlinuz-* "$tmp/k/$KNAME"
 	mv "$tmp"/x/boot/config-* "$tmp/k/config"
-	# where virtio-serial is modular (6.1), the guest loads these
+	# where virtio-serial is modular (6.1; amd64's virtio core too), the
+	# guest loads these
 	mkdir -p "$tmp/k/modules"
-	for f in virtio/virtio_pci_legacy_dev virtio/virtio_pci_modern_dev \
+	for f in virtio/virtio virtio/virtio_ring \
+		 virtio/virtio_pci_legacy_dev virtio/virtio_pci_modern_dev \
 		 virtio/virtio_pci char/virtio_console; do
 		cp "$tmp"/x/lib/modules/*/kernel/drivers/$f.ko "$tmp/k/modules/" \
 			2>/dev/null || true
