@@ -71,12 +71,24 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 		rc->g[gi].kalt = -1;
 		rc->g[gi].kmiss = 0;
 		rc->g[gi].sync_from = 0;
+		rc->g[gi].kwit = -1;
+		rc->g[gi].wit_due = true;
+		rc->g[gi].last_hist = false;
 		memset(&rc->g[gi].early, 0, sizeof(rc->g[gi].early));
 		memset(rc->g[gi].k, 0, sizeof(rc->g[gi].k));
 		if (attach_copy(rc, gi, 0))
 			return idl_err_set(err, IDL_EXIT_FAILURE,
 					   "cannot attach governor %s",
 					   s->gov[gi].spec);
+	}
+	rc->nprime = 0;
+	rc->prime = NULL;
+	rc->wit_idx = -2;
+	if (s->nfollow) {
+		rc->prime = malloc(REPLAY_PRIME * sizeof(*rc->prime));
+		if (!rc->prime)
+			return idl_err_set(err, IDL_EXIT_FAILURE,
+					   "out of memory");
 	}
 	return 0;
 }
@@ -118,7 +130,8 @@ static void report(struct replay_cpu *rc, int gi, const struct idle_period *p,
 		(unsigned long long)d->count, rc->cpu,
 		(unsigned long long)rc->kindex,
 		rc->kindex == 0 ? " (first, not scored)" :
-		rc->kindex < REPLAY_WARMUP ? " (warm-up)" : "",
+		rc->kindex < REPLAY_WARMUP ? " (warm-up)" :
+		rc->khist ? " (history before the trace, not scored)" : "",
 		(unsigned long long)(at / 1000000000ULL),
 		(unsigned long long)(at % 1000000000ULL), p->state,
 		t->states[p->state].name, s->gov[gi].spec, idx,
@@ -272,6 +285,7 @@ static void agree_sum(struct replay_agree *to, const struct replay_agree *a)
 	to->tick_n += a->tick_n;
 	to->tick_same += a->tick_same;
 	to->miss_n += a->miss_n;
+	to->hist += a->hist;
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
 			to->miss[i][j] += a->miss[i][j];
@@ -287,6 +301,7 @@ static void agree_add(struct replay_score *sc, const struct replay_agree *a)
 	sc->agree_tick_n += a->tick_n;
 	sc->agree_tick_same += a->tick_same;
 	sc->miss_n += a->miss_n;
+	sc->agree_warmup += a->hist;
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
 			sc->miss[i][j] += a->miss[i][j];
@@ -323,8 +338,18 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 	if (idx < 0 || idx >= rc->drv.state_count)
 		idx = -1;
 	k->stop = rc->env.tick_stopped ? -1 : stop;
+	k->idx = (int16_t)idx;
 	if (!score)
 		return idx == p->state;
+	rc->khist = rc->wit_idx != -2 &&
+		    (rc->wit_idx != idx || rc->wit_stop != k->stop);
+	if (rc->khist) {
+		a->hist++;
+		if (want && idx != p->state)
+			report(rc, gi, p, idx, stop, last_state, last_res,
+			       last_tick, last_poll);
+		return idx == p->state;
+	}
 	a->n++;
 	if (idx == p->state) {
 		a->same++;
@@ -346,6 +371,29 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 }
 
 /*
+ * At the warm-up's end, the witness of another history: the primed
+ * copy, or when that is the one scored, the best of those started
+ * fresh (the earliest among equals).
+ */
+static void choose_witness(struct replay_gov_cpu *g, int best)
+{
+	int j, wit = -1;
+
+	g->wit_due = false;
+	g->wrun = 0;
+	g->wbad = 0;
+	if (best != REPLAY_PRIMED && g->k[REPLAY_PRIMED].attached) {
+		g->kwit = REPLAY_PRIMED;
+		return;
+	}
+	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		if (g->k[j].attached && (wit < 0 || g->k[j].same >
+					 g->k[wit].same))
+			wit = j;
+	g->kwit = wit;
+}
+
+/*
  * The end of a window: the copy that agreed most goes on, the others
  * stop.  Among equals, the scored one (after a disagreement: nothing
  * showed it wrong since), else the one with the longest history; the
@@ -361,11 +409,15 @@ static void choose_copy(struct replay_cpu *rc, int gi)
 	struct replay_gov_cpu *g = &rc->g[gi];
 	int j, best = g->kscore, alt = -1;
 
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+	for (j = 0; j < REPLAY_KCOPIES; j++)
 		if (g->k[j].attached && g->k[j].same > g->k[best].same)
 			best = j;
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
-		if (j == best)
+	if (best == g->kwit)
+		g->kwit = -1;
+	if (g->wit_due)
+		choose_witness(g, best);
+	for (j = 0; j < REPLAY_KCOPIES; j++) {
+		if (j == best || j == g->kwit)
 			continue;
 		if (alt < 0 && g->k[j].attached &&
 		    g->k[j].same == g->k[best].same)
@@ -397,9 +449,12 @@ static bool settle_alt(struct replay_cpu *rc, struct replay_gov_cpu *g,
 	if (alt_same) {
 		detach_copy(rc, &g->k[g->kscore]);
 		g->kscore = alt;
+		if (alt == g->kwit)
+			g->kwit = -1;
 		return false;
 	}
-	detach_copy(rc, &g->k[alt]);
+	if (alt != g->kwit)
+		detach_copy(rc, &g->k[alt]);
 	return !score_same;
 }
 
@@ -408,7 +463,7 @@ static int free_copy(const struct replay_gov_cpu *g)
 {
 	int j;
 
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+	for (j = 0; j < REPLAY_KCOPIES; j++)
 		if (!g->k[j].attached)
 			return j;
 	return -1;
@@ -431,10 +486,40 @@ static bool out_of_step(const struct replay_gov_cpu *g, s64 w)
 
 	if (g->kmiss < REPLAY_OUT_OF_STEP || w < 2 * REPLAY_FOLLOW_COPIES - 2)
 		return false;
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+	for (j = 0; j < REPLAY_KCOPIES; j++)
 		if (j != g->kscore && g->k[j].attached && g->k[j].same == all)
 			return true;
 	return false;
+}
+
+static void witness_select(struct replay_cpu *rc, int gi,
+			   const struct idle_period *p)
+{
+	struct replay_kcopy *w = &rc->g[gi].k[rc->g[gi].kwit];
+
+	select_copy(rc, gi, rc->g[gi].kwit, p, false, NULL);
+	rc->wit_idx = w->idx;
+	rc->wit_stop = w->stop;
+}
+
+/*
+ * After the scored copy's select: the witness stops once both chose
+ * alike REPLAY_WARMUP times in a row, or at the CPU's REPLAY_PRIME-th
+ * entry (a history that never washes out, ladder's count one off, is
+ * then the scored copy's own business: resynchronisation).
+ */
+static void witness_done(struct replay_cpu *rc, struct replay_gov_cpu *g,
+			 bool alike, bool refuted)
+{
+	rc->wit_idx = -2;
+	g->wrun = alike ? g->wrun + 1 : 0;
+	g->wbad += refuted;
+	if (g->wrun < REPLAY_WARMUP && rc->kindex + 1 < REPLAY_PRIME &&
+	    g->wbad < REPLAY_OUT_OF_STEP)
+		return;
+	if (g->kwit != g->kalt)
+		detach_copy(rc, &g->k[g->kwit]);
+	g->kwit = -1;
 }
 
 static void follow_one(struct replay_cpu *rc, int gi,
@@ -452,10 +537,16 @@ static void follow_one(struct replay_cpu *rc, int gi,
 	if (sync && w > 0 && w < REPLAY_FOLLOW_COPIES &&
 	    (j = free_copy(g)) >= 0 && !attach_copy(rc, gi, j))
 		enter_recorded(rc, &g->k[j], &rc->kprev, rc->kprev_gap);
-	for (j = 0; j < REPLAY_FOLLOW_COPIES; j++) {
+	/* the witness first: the scored copy's choice is compared */
+	if (g->kwit >= 0)
+		witness_select(rc, gi, p);
+	for (j = 0; j < REPLAY_KCOPIES; j++) {
 		if (!g->k[j].attached)
 			continue;
-		same = select_copy(rc, gi, j, p, j == g->kscore, &a);
+		if (j != g->kwit)
+			same = select_copy(rc, gi, j, p, j == g->kscore, &a);
+		else
+			same = g->k[j].idx == p->state;
 		if (sync && same && w >= REPLAY_FOLLOW_COPIES - 1)
 			g->k[j].same++;
 		if (j == g->kalt)
@@ -468,6 +559,10 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		agree_sum(&g->early, &a);
 	else if (i >= REPLAY_WARMUP)
 		agree_add(&g->sc, &a);
+	g->last_hist = a.hist;
+	if (g->kwit >= 0)
+		witness_done(rc, g, !a.hist,
+			     a.hist && g->k[g->kscore].idx == p->state);
 	if (sync && a.same < a.n)
 		g->kmiss++;
 	if (sync && (w == REPLAY_WARMUP - 1 || out_of_step(g, w)))
@@ -476,7 +571,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		/* restart copies from the next entry, and compare */
 		g->sync_from = i;
 		g->kmiss = 1;
-		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		for (j = 0; j < REPLAY_KCOPIES; j++)
 			g->k[j].same = 0;
 	}
 }
@@ -506,7 +601,7 @@ static void tick_agreement(struct replay_cpu *rc, const struct idle_period *prev
 		struct replay_gov_cpu *g = &rc->g[gi];
 		const struct replay_kcopy *k = &g->k[g->kscore];
 
-		if (!k->attached || k->stop < 0)
+		if (!k->attached || k->stop < 0 || g->last_hist)
 			continue;
 		a.tick_same = k->stop == 1;
 		if (rc->kindex - 1 < REPLAY_WARMUP)
@@ -536,17 +631,67 @@ static void step(struct replay_cpu *rc, const struct idle_period *p, s64 gap)
 	rc->kindex++;
 }
 
-void replay_follow_feed(struct replay_cpu *rc, const struct idle_period *p)
+static s64 gap_between(const struct idle_period *p,
+		       const struct idle_period *next)
 {
-	if (!rc->setup->nfollow || !usable(rc, p))
-		return;
+	return next->entry_ns >= p->exit_ns ?
+	       (s64)(next->entry_ns - p->exit_ns) : -1;
+}
+
+static void feed_one(struct replay_cpu *rc, const struct idle_period *p)
+{
 	if (rc->khave) {
-		step(rc, &rc->kpend, p->entry_ns >= rc->kpend.exit_ns ?
-		     (s64)(p->entry_ns - rc->kpend.exit_ns) : -1);
+		step(rc, &rc->kpend, gap_between(&rc->kpend, p));
 		tick_agreement(rc, &rc->kpend, p);
 	}
 	rc->kpend = *p;
 	rc->khave = true;
+}
+
+/*
+ * The primed copy of each followed governor (REPLAY_PRIMED) runs over
+ * the held entries as every copy runs over an entry, unscored; then all
+ * the copies go through them from the first.
+ */
+static void release_prime(struct replay_cpu *rc)
+{
+	struct replay_gov_cpu *g;
+	u32 i, n = rc->nprime;
+	int gi;
+
+	idl_env_set_current(&rc->env);
+	for (gi = 0; gi < rc->setup->ngov; gi++) {
+		g = &rc->g[gi];
+		if (!followed(g) || n < 2 ||
+		    attach_copy(rc, gi, REPLAY_PRIMED))
+			continue;
+		for (i = 0; i < n; i++) {
+			select_copy(rc, gi, REPLAY_PRIMED, &rc->prime[i],
+				    false, NULL);
+			enter_recorded(rc, &g->k[REPLAY_PRIMED], &rc->prime[i],
+				       i + 1 < n ? gap_between(&rc->prime[i],
+							       &rc->prime[i + 1])
+					 : -1);
+		}
+	}
+	rc->nprime = 0;
+	for (i = 0; i < n; i++)
+		feed_one(rc, &rc->prime[i]);
+	free(rc->prime);
+	rc->prime = NULL;
+}
+
+void replay_follow_feed(struct replay_cpu *rc, const struct idle_period *p)
+{
+	if (!rc->setup->nfollow || !usable(rc, p))
+		return;
+	if (!rc->prime) {
+		feed_one(rc, p);
+		return;
+	}
+	rc->prime[rc->nprime++] = *p;
+	if (rc->nprime == REPLAY_PRIME)
+		release_prime(rc);
 }
 
 /* A CPU whose warm-up did not end is scored from its first entry. */
@@ -555,6 +700,8 @@ void replay_follow_finish(struct replay_cpu *rc)
 	const struct replay_setup *s = rc->setup;
 	int gi, j;
 
+	if (rc->prime)
+		release_prime(rc);
 	if (rc->khave)
 		step(rc, &rc->kpend, -1);
 	rc->khave = false;
@@ -569,7 +716,7 @@ void replay_follow_finish(struct replay_cpu *rc)
 			g->sc.agree_warmup += rc->kindex > 0;
 		} else
 			g->sc.agree_warmup += REPLAY_WARMUP;
-		for (j = 0; j < REPLAY_FOLLOW_COPIES; j++)
+		for (j = 0; j < REPLAY_KCOPIES; j++)
 			detach_copy(rc, &g->k[j]);
 	}
 }

@@ -39,6 +39,18 @@
  */
 #define REPLAY_FOLLOW_COPIES	8
 #define REPLAY_WARMUP		64
+/*
+ * And one more copy, primed: before the warm-up it is run over the
+ * CPU's first REPLAY_PRIME recorded entries (told each, as any copy),
+ * then starts at entry 0 beside the others.  What a governor learns
+ * slowly (menu's correction factor of a bucket it rarely uses loses
+ * 1/8 of its error per update) is then about where a kernel that ran
+ * the same workload before the trace had it.  It goes on only if it
+ * agreed more than every copy started fresh.
+ */
+#define REPLAY_PRIMED		REPLAY_FOLLOW_COPIES	/* its slot */
+#define REPLAY_KCOPIES		(REPLAY_FOLLOW_COPIES + 1)
+#define REPLAY_PRIME		1024
 /* disagreements of the scored copy that end a window early */
 #define REPLAY_OUT_OF_STEP	3
 /* wake causes: the trace's, plus the poll time limit of the simulation */
@@ -237,8 +249,18 @@ struct replay_gov_cpu {
 		bool		attached;
 		bool		last_tick;	/* got_tick of its last entry */
 		int8_t		stop;		/* its last stop_tick, -1 none */
+		int16_t		idx;		/* its last choice */
 		u32		same;		/* agreeing in the window */
-	}			k[REPLAY_FOLLOW_COPIES];
+	}			k[REPLAY_KCOPIES];
+	/* after the warm-up, a copy of another history beside the scored
+	 * one until both chose alike REPLAY_WARMUP times in a row (or the
+	 * CPU's REPLAY_PRIME-th entry): where they differ, the choice
+	 * depends on the time before the trace, not scored; -1 none */
+	int			kwit;
+	u32			wrun;
+	u32			wbad;		/* it alone disagreed */
+	bool			wit_due;	/* chosen at the warm-up's end */
+	bool			last_hist;	/* the last entry depended */
 	int			kscore;
 	/* a copy that agreed as often as k[kscore] in the last window:
 	 * it runs beside it until one of the two disagrees alone, -1 none */
@@ -251,6 +273,7 @@ struct replay_gov_cpu {
 	/* k[0]'s agreement in the warm-up: scored if it never ends */
 	struct replay_agree {
 		u64	n, same, faster, tick_n, tick_same, miss_n;
+		u64	hist;	/* not scored: depended on the history */
 		u64	miss[3][3];
 	}			early;
 };
@@ -299,6 +322,13 @@ struct replay_cpu {
 	struct idle_period	kprev;
 	s64			kprev_gap;
 	u64			kindex;		/* recorded entry number */
+	int			wit_idx;	/* the witness's choice, or -2 */
+	int8_t			wit_stop;
+	bool			khist;		/* this entry depended */
+	/* the first REPLAY_PRIME recorded entries, held until the primed
+	 * copy has run over them (NULL once they went on) */
+	struct idle_period	*prime;
+	u32			nprime;
 	struct replay_disagree	*dis;
 	struct replay_gov_cpu	g[REPLAY_MAX_GOV];
 };

@@ -58,6 +58,7 @@ static inline void skl_table(struct cstate_table *t)
 static struct {
 	s64	sleep, dtick;
 	bool	stopped, got_tick, poll_limit;
+	const struct cpuidle_device *dev;	/* whose reflect */
 } logv[LOG_MAX];
 static int nlog;
 
@@ -80,6 +81,7 @@ static inline void fixed_reflect(struct cpuidle_device *dev, int index)
 	if (nlog < LOG_MAX) {
 		logv[nlog].got_tick = tick_nohz_idle_got_tick();
 		logv[nlog].poll_limit = dev->poll_time_limit;
+		logv[nlog].dev = dev;
 		nlog++;
 	}
 }
