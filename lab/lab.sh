@@ -579,8 +579,12 @@ EOF
 	# no governor) until the driver registers: the governors' own
 	# entries begin when the driver's init returns (psci_idle_init,
 	# acpi_processor_driver_init).
+	# 6.1's amd64 boot trace (no icount) begins at late_trace_init, after
+	# every device initcall: all of it is the governor's.
 	awk -v init="$DRIVER_INIT" '/^#/ && !on { print; next }
-	     $0 ~ "initcall_finish: func=" init "\\+" { on = 1 }
+	     $0 ~ "initcall_finish: func=" init "\\+" ||
+	     (!seen && /initcall_finish: func=late_trace_init\+/) { on = 1 }
+	     /initcall_/ { seen = 1 }
 	     on' "$out/boot.txt" > "$out/gov.txt"
 	grep -q 'cpu_idle: ' "$out/gov.txt" ||
 		die "capture: no idle entries after $DRIVER_INIT in" \
