@@ -79,6 +79,38 @@ START_TEST(test_hz_estimate)
 END_TEST
 
 /*
+ * The tick handler is tick_nohz_handler from 6.9, the release that
+ * brought timer migration (before: tick_sched_timer, and 6.7-6.8's
+ * tick_nohz_highres_handler): a capture whose tick has that name comes
+ * from a kernel that migrates timers, without a migration in it.  Any
+ * other hrtimer of that name (not the tick) says nothing.
+ */
+START_TEST(test_tmigr_from_tick_name)
+{
+	static const char *const names[] = {
+		"tick_sched_timer", "tick_nohz_highres_handler",
+		"tick_nohz_handler",
+	};
+	struct hz_est h;
+	struct raw_event e;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		hz_est_init(&h);
+		e = hr(EV_HRTIMER_EXPIRE_ENTRY, 1, 0, TICK0, 8000000, true,
+		       ev_name_hash(names[i]));
+		hz_est_feed(&h, &e);
+		ck_assert_int_eq(h.tmigr_seen, i == 2);
+	}
+	hz_est_init(&h);
+	e = hr(EV_HRTIMER_START, 1, 0, 0x777, 8000000, false,
+	       ev_name_hash("tick_nohz_handler"));
+	hz_est_feed(&h, &e);
+	ck_assert(!h.tmigr_seen);
+}
+END_TEST
+
+/*
  * The scan of a text file estimates HZ chunk by chunk and merges the
  * estimators in file order: cut anywhere, the merged estimator is the one
  * fed everything.  Ticks re-armed 4 ms apart on CPU 0 (the smallest gap
@@ -499,6 +531,7 @@ static Suite *model_import_suite(void)
 	tcase_add_test(tc, test_out_of_order);
 	tcase_add_test(tc, test_hz_estimate);
 	tcase_add_test(tc, test_hz_estimate_merge);
+	tcase_add_test(tc, test_tmigr_from_tick_name);
 	tcase_add_test(tc, test_sorter_stragglers);
 	tcase_add_test(tc, test_text_lines);
 	tcase_add_test(tc, test_event_names);

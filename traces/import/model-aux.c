@@ -256,6 +256,7 @@ void hz_est_init(struct hz_est *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->tick_min_gap = INT64_MAX;
+	h->fn_nohz_handler = ev_name_hash("tick_nohz_handler");
 }
 
 void hz_est_feed(struct hz_est *h, const struct raw_event *e)
@@ -274,6 +275,12 @@ void hz_est_feed(struct hz_est *h, const struct raw_event *e)
 	}
 	if (e->type == EV_TIMER_START || e->type == EV_TIMER_EXPIRE_ENTRY)
 		tmigr_feed(h, e);
+	/* the tick handler took this name in 6.9, with timer migration:
+	 * a plain capture's kernel is known to migrate from its tick */
+	if ((e->type == EV_HRTIMER_START ||
+	     e->type == EV_HRTIMER_EXPIRE_ENTRY) && e->timer.is_tick &&
+	    e->timer.fn == h->fn_nohz_handler)
+		h->tmigr_seen = true;
 	/* A running tick re-arms itself one period after its last expiry. */
 	if (e->type == EV_HRTIMER_START && e->timer.is_tick && e->cpu < 8) {
 		int64_t *last = &h->tick_last[e->cpu];

@@ -184,6 +184,7 @@ struct hz_est {
 		bool		touched;
 	}		armed[TMIGR_SLOTS];
 	bool		tmigr_seen;
+	uint32_t	fn_nohz_handler;	/* ev_name_hash() of 6.9's tick */
 };
 void hz_est_init(struct hz_est *h);
 void hz_est_feed(struct hz_est *h, const struct raw_event *e);
@@ -196,7 +197,7 @@ uint32_t hz_est_result(const struct hz_est *h);
  * Timer migration (Linux 6.9 on): a CPU whose tick is stopped in idle
  * leaves its unpinned ("global") wheel timers to the last CPU still
  * active, which runs them.  A global timer armed for one CPU and run
- * by another shows it.
+ * by another shows it, and so does the tick's 6.9 name.
  */
 bool model_tmigr_runs_elsewhere(const struct raw_event *e, uint32_t armed_cpu,
 				bool pinned);
