@@ -375,6 +375,53 @@ START_TEST(test_timer_migration)
 END_TEST
 
 /*
+ * What an idle CPU hands the hierarchy: the setup of test_timer_migration
+ * (CPU 1 idle with its tick stopped, its unpinned timer at jiffy 1010,
+ * CPU 0 the last active CPU, its own unpinned one at 1020), and CPU 1
+ * with a pinned timer too.  At jiffy 1005, before its unpinned one: the
+ * kernel's fetch_next_timer_interrupt() leaves CPU 1's global event out
+ * (CPU 1 wakes first), so CPU 0's sleep length ends at its own, 1020 (a
+ * lab capture under 6.12: 938 ms where the unpinned one gave 511).  At
+ * 1015, after it: 1010 counts, as without the pinned one.  CPU 1's
+ * pinned timer never counts for CPU 0.
+ */
+START_TEST(test_timer_migration_pinned_first)
+{
+	struct raw_event e[] = {
+		wheel(100000, 1, 0x5000, 1000, 1010, 1),
+		wheel(110000, 1, 0x5300, 1000, 1005, 1),
+		wheel(150000, 0, 0x5100, 1000, 1020, 0),
+		sw(200000, 1, 42, 0),
+		ev(EV_TICK_STOP, 210000, 1),
+		idle(220000, 1, 2),
+		hr(EV_HRTIMER_START, 300000, 0, 0x2000, 90000000, false, HRW),
+		sw(400000, 0, 7, 0),
+		idle(410000, 0, 2),
+		idle(500000, 0, EV_IDLE_EXIT),
+		idle(600000, 1, EV_IDLE_EXIT),
+		idle(700000, 0, 1),
+	};
+	struct model *m;
+	int run;
+
+	e[1].timer.flags |= EV_TIMER_PINNED;
+	e[4].tick_stop.success = 1;
+	for (run = 0; run < 2; run++) {
+		m = mk_tmigr(true);
+		if (run == 1)
+			e[1].timer.bucket_expiry = e[1].timer.expires = 1015;
+		feed(m, e, 12);
+		finish(m);
+		ck_assert_int_ge(ngot, 1);
+		ck_assert_uint_eq(got[0].cpu, 0);
+		ck_assert_int_eq(got[0].sleep_length_ns,
+				 100000 + (run ? 10 : 20) * 4000000LL - 400000);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
  * Two unpinned timers of CPU 0 (jiffies 1030, then 1020) while CPU 1 is
  * active (its tick runs): both are the hierarchy's, neither ends CPU
  * 0's sleep length, which is its hrtimer's (200 ms).  (The later one was
@@ -763,6 +810,7 @@ static Suite *model_irq_suite(void)
 	tcase_add_test(tc, test_now_slow_cpu);
 	tcase_add_test(tc, test_timer_migration);
 	tcase_add_test(tc, test_timer_migration_two_global);
+	tcase_add_test(tc, test_timer_migration_pinned_first);
 	tcase_add_test(tc, test_timer_migration_seen);
 	tcase_add_test(tc, test_timer_migration_at_select);
 	tcase_add_test(tc, test_deferrable_late);

@@ -103,17 +103,43 @@ static bool last_active(const struct model *m, const struct cpu_state *c)
 }
 
 /*
+ * What idle CPU @o handed the hierarchy when it went idle: its earliest
+ * unpinned timer, unless a pinned one of its own is due no later (the
+ * kernel's fetch_next_timer_interrupt() then leaves the global event
+ * out: @o wakes first anyway, and hands it over then).  NONE if nothing.
+ */
+static int64_t handed_over(struct model *m, const struct cpu_state *o,
+			   int64_t sel, int64_t off)
+{
+	int64_t local = NONE, global = NONE;
+	const struct timer_node *n;
+	int32_t i;
+
+	for (i = o->timers; i != NIL; i = m->nodes[i].next) {
+		n = &m->nodes[i];
+		if (n->kind != TK_WHEEL || n->deferrable ||
+		    stale(m, n, sel, off))
+			continue;
+		if (n->pinned)
+			local = model_min64(local, n->exp);
+		else
+			global = model_min64(global, n->exp);
+	}
+	return global != NONE && (local == NONE || global < local) ?
+	       global : NONE;
+}
+
+/*
  * The wheel's next event for @c's select under timer migration (6.9+,
  * the kernel's fetch_next_timer_interrupt() and timer_use_tmigr()):
  * its earliest timer if that is due within a jiffy; else its pinned
- * timers, and the unpinned ones of every idle CPU (its own among them)
- * only when it is the last active CPU, which must wake for them.
+ * timers, and only when it is the last active CPU, which must wake for
+ * them, its own unpinned ones and those every idle CPU handed over.
  */
 static int64_t tmigr_wheel_min(struct model *m, struct cpu_state *c,
 			       int64_t local, int64_t global, int64_t off)
 {
 	int64_t first = model_min64(local, global);
-	int32_t i;
 	uint32_t k;
 
 	if (first != NONE && m->jif.valid &&
@@ -122,15 +148,11 @@ static int64_t tmigr_wheel_min(struct model *m, struct cpu_state *c,
 	if (!c->sel_lonely)
 		return local;
 	m->st.tmigr_last++;
-	for (k = 0; k < m->st.max_cpu; k++) {
-		if (&m->cpus[k] == c)
-			continue;
-		for (i = m->cpus[k].timers; i != NIL; i = m->nodes[i].next)
-			if (global_timer(&m->nodes[i]) &&
-			    m->nodes[i].exp < global &&
-			    !stale(m, &m->nodes[i], c->sel_ts, off))
-				global = m->nodes[i].exp;
-	}
+	for (k = 0; k < m->st.max_cpu; k++)
+		if (&m->cpus[k] != c)
+			global = model_min64(global,
+					     handed_over(m, &m->cpus[k],
+							 c->sel_ts, off));
 	return model_min64(local, global);
 }
 
