@@ -43,13 +43,18 @@ check_PROGRAMS += tests/check_model_irq
 tests_check_model_irq_SOURCES = tests/check_model_irq.c tests/model-events.h
 tests_check_model_irq_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_irq_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/check_model_x86
+tests_check_model_x86_SOURCES = tests/check_model_x86.c tests/model-events.h
+tests_check_model_x86_CFLAGS = $(UNIT_CFLAGS)
+tests_check_model_x86_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/check_model_probe
 tests_check_model_probe_SOURCES = tests/check_model_probe.c \
 	tests/model-events.h
 tests_check_model_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_check_model_probe_LDADD = $(UNIT_LIBS)
 TESTS += tests/check_model tests/check_model_infer tests/check_model_import \
-	tests/check_model_clock tests/check_model_irq tests/check_model_probe \
+	tests/check_model_clock tests/check_model_irq tests/check_model_x86 \
+	tests/check_model_probe \
 	tests/import-cli.sh tests/record-root.sh
 EXTRA_DIST += tests/import-cli.sh tests/record-root.sh tests/fixtures/import
 

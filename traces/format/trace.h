@@ -40,6 +40,9 @@ enum wake_cause {
 	WAKE_SCHED,		/* need_resched without a seen interrupt */
 	WAKE_CAUSE_COUNT
 };
+/* WAKE_IPI's detail: the sending CPU, or this where only the receipt was
+ * traced (x86's irq_vectors without ipi_send events) */
+#define WAKE_IPI_NO_SENDER	UINT32_MAX
 
 /* struct idle_period.flags */
 #define IP_SLEEP_EXACT	(1U << 0)	/* sleep length from a known pending timer */

@@ -37,6 +37,19 @@ static const struct {
 	{ "irq", "irq_handler_exit", EV_IRQ_HANDLER_EXIT, { "irq" } },
 	{ "irq", "softirq_entry", EV_SOFTIRQ_ENTRY, { "vec" } },
 	{ "irq", "softirq_exit", EV_SOFTIRQ_EXIT, { "vec" } },
+	{ "irq_vectors", "local_timer_entry", EV_VEC_ENTRY, { "vector" } },
+	{ "irq_vectors", "irq_work_entry", EV_VEC_ENTRY, { "vector" } },
+	{ "irq_vectors", "reschedule_entry", EV_VEC_IPI_ENTRY, { "vector" } },
+	{ "irq_vectors", "call_function_entry", EV_VEC_IPI_ENTRY,
+	  { "vector" } },
+	{ "irq_vectors", "call_function_single_entry", EV_VEC_IPI_ENTRY,
+	  { "vector" } },
+	{ "irq_vectors", "local_timer_exit", EV_VEC_EXIT, { "vector" } },
+	{ "irq_vectors", "irq_work_exit", EV_VEC_EXIT, { "vector" } },
+	{ "irq_vectors", "reschedule_exit", EV_VEC_EXIT, { "vector" } },
+	{ "irq_vectors", "call_function_exit", EV_VEC_EXIT, { "vector" } },
+	{ "irq_vectors", "call_function_single_exit", EV_VEC_EXIT,
+	  { "vector" } },
 	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu" } },
 	{ "ipi", "ipi_send_cpumask", EV_IPI_SEND_CPUMASK, { "cpumask" } },
 	{ "sched", "sched_wakeup", EV_SCHED_WAKEUP, { "target_cpu" } },
@@ -60,6 +73,8 @@ static const struct {
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
+/* every event read must find a slot: the probes come last */
+_Static_assert(NR_WANTED <= BIN_MAX_FMTS, "BIN_MAX_FMTS too small");
 
 int bin_decoder_init(struct bin_decoder *d, struct tep_handle *tep)
 {
@@ -284,6 +299,9 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	case EV_IRQ_HANDLER_EXIT:
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
+	case EV_VEC_ENTRY:
+	case EV_VEC_IPI_ENTRY:
+	case EV_VEC_EXIT:
 		e.irq.irq = (int32_t)snum(f->f[0], r);
 		break;
 	case EV_IPI_SEND_CPU:

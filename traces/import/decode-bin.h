@@ -11,7 +11,7 @@ struct tep_handle;
 struct tep_record;
 struct tep_format_field;
 
-#define BIN_MAX_FMTS	32
+#define BIN_MAX_FMTS	48
 
 struct bin_fmt {
 	int		id;

@@ -41,8 +41,27 @@ enum ev_type {
 	EV_PROBE_SLEEP,			/* idlelab_sleep_length ns= */
 	EV_PROBE_RESIDENCY,		/* idlelab_residency ns= */
 	EV_PROBE_GOT_TICK,		/* idlelab_got_tick tick= */
+	/* x86's system vectors (irq_vectors:*, vector=), which are no
+	 * irq_handler_entry: the local APIC timer and irq_work are an IRQ
+	 * like any other; the three IPI vectors are an IPI received */
+	EV_VEC_ENTRY,			/* local_timer_, irq_work_entry */
+	EV_VEC_IPI_ENTRY,		/* call_function(_single)_, reschedule_entry */
+	EV_VEC_EXIT,			/* their *_exit */
 	EV_TYPE_COUNT
 };
+
+/* The probe events: the kernel's own inputs, no part of the model. */
+static inline bool ev_is_probe(uint16_t type)
+{
+	return type >= EV_PROBE_SLEEP && type <= EV_PROBE_GOT_TICK;
+}
+
+/* An interrupt handler's entry: an IRQ, or one of x86's vectors. */
+static inline bool ev_is_irq_entry(uint16_t type)
+{
+	return type == EV_IRQ_HANDLER_ENTRY || type == EV_VEC_ENTRY ||
+	       type == EV_VEC_IPI_ENTRY;
+}
 
 #define EV_IDLE_EXIT		UINT32_MAX	/* cpu_idle state of an exit */
 
@@ -88,7 +107,8 @@ int32_t ev_cpu_device(const char *name, size_t n);
 #define EV_TASK_TYPES	(1U << EV_HRTIMER_START | \
 			 1U << EV_HRTIMER_EXPIRE_ENTRY | \
 			 1U << EV_TIMER_EXPIRE_ENTRY | \
-			 1U << EV_IRQ_HANDLER_ENTRY)
+			 1U << EV_IRQ_HANDLER_ENTRY | 1U << EV_VEC_ENTRY | \
+			 1U << EV_VEC_IPI_ENTRY)
 
 /* Kernel common_flags bits (kernel/trace/trace.h, stable since 2.6). */
 #define EV_KFLAG_NEED_RESCHED	0x04
@@ -128,7 +148,7 @@ struct raw_event {
 			int32_t success;
 		} tick_stop;
 		struct {
-			int32_t irq;		/* softirqs: the vector */
+			int32_t irq;		/* softirqs, x86: the vector */
 		} irq;
 		struct {
 			uint32_t target;	/* IPI target CPU */

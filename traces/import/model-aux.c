@@ -45,6 +45,8 @@ const char *ev_system(uint16_t type)
 		[EV_IRQ_HANDLER_EXIT] = "irq",	[EV_SOFTIRQ_ENTRY] = "irq",
 		[EV_SOFTIRQ_EXIT] = "irq",	[EV_PROBE_SLEEP] = "kprobes",
 		[EV_PROBE_RESIDENCY] = "kprobes", [EV_PROBE_GOT_TICK] = "kprobes",
+		[EV_VEC_ENTRY] = "irq_vectors", [EV_VEC_IPI_ENTRY] = "irq_vectors",
+		[EV_VEC_EXIT] = "irq_vectors",
 	};
 
 	return type < EV_TYPE_COUNT ? sys[type] : NULL;
@@ -117,7 +119,11 @@ void model_print_missing(const struct model_stats *st, FILE *f)
 	if (!n[EV_IRQ_HANDLER_ENTRY])
 		fprintf(f, "no irq_handler_entry events: device-interrupt "
 			"wakeups show as other causes or unknown\n");
-	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
+	if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK] &&
+	    n[EV_VEC_IPI_ENTRY])
+		fprintf(f, "no ipi_send events: IPI wakeups from the "
+			"IPIs received (irq_vectors), senders unknown\n");
+	else if (!n[EV_IPI_SEND_CPU] && !n[EV_IPI_SEND_CPUMASK])
 		fprintf(f, "no ipi_send events: IPI wakeups show as "
 			"sched or unknown\n");
 	if (n[EV_CPU_IDLE] && !st->with_flags)

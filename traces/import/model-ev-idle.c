@@ -372,6 +372,20 @@ void model_on_remote(struct model *m, const struct raw_event *e)
 		loop_ends(c, e->ts);
 }
 
+/*
+ * An IPI taken by @c (x86's call_function(_single) and reschedule
+ * vectors), a local cause like an IRQ: taken inside the period, it
+ * shows the driver ran with interrupts on (a tick after it came after
+ * the exit).  Where the send was traced (ipi_send_cpu, 6.6 on) it named
+ * the sender, and pick_cause() takes that; without it (6.1) the receipt
+ * alone says an IPI woke the CPU (detail WAKE_IPI_NO_SENDER).
+ */
+void model_ipi_received(struct model *m, struct cpu_state *c,
+			const struct raw_event *e)
+{
+	model_local_cause(m, c, e, WAKE_IPI, WAKE_IPI_NO_SENDER, true);
+}
+
 int model_on_boundary(struct model *m, const struct raw_event *e,
 		       struct idl_err *err)
 {
@@ -434,19 +448,19 @@ void model_follow_irqs(struct cpu_state *c, const struct raw_event *e)
 		    e->type == EV_HRTIMER_CANCEL) &&
 		   (e->ctx & (EV_CTX_KNOWN | EV_CTX_HARDIRQ)) != EV_CTX_KNOWN);
 
-	if (e->type == EV_IRQ_HANDLER_ENTRY)
+	if (ev_is_irq_entry(e->type))
 		c->irq_ts = e->ts;
 	else if (!hr)
 		c->irq_ts = 0;
 	if (c->chain == CH_NONE)
 		return;
-	if (e->type == EV_IRQ_HANDLER_EXIT)
+	if (e->type == EV_IRQ_HANDLER_EXIT || e->type == EV_VEC_EXIT)
 		c->chain_exit_ts = e->ts;
 	if (!(e->ctx & EV_CTX_KNOWN) ||
 	    !(e->ctx & (EV_CTX_HARDIRQ | EV_CTX_SOFTIRQ)))
 		c->chain = CH_NONE;
 	else if (c->chain == CH_OPEN)
-		c->chain = e->type == EV_IRQ_HANDLER_ENTRY ? CH_IRQ : CH_OTHER;
+		c->chain = ev_is_irq_entry(e->type) ? CH_IRQ : CH_OTHER;
 }
 
 /*

@@ -152,7 +152,7 @@ int model_feed(struct model *m, const struct raw_event *e,
 			count_gap(&m->st, e->ts - c->last_ts);
 		c->last_ts = e->ts;
 	}
-	if (e->type >= EV_PROBE_SLEEP) {
+	if (ev_is_probe(e->type)) {
 		model_on_probe(m, c, e);
 		return 0;
 	}
@@ -189,8 +189,12 @@ int model_feed(struct model *m, const struct raw_event *e,
 	case EV_TIMER_EXPIRE_ENTRY:
 		return model_on_wheel(m, e, err);
 	case EV_IRQ_HANDLER_ENTRY:
+	case EV_VEC_ENTRY:
 		model_local_cause(m, c, e, WAKE_IRQ, (uint32_t)e->irq.irq,
 				  true);
+		break;
+	case EV_VEC_IPI_ENTRY:
+		model_ipi_received(m, c, e);
 		break;
 	case EV_IPI_SEND_CPU:
 	case EV_IPI_SEND_CPUMASK:

@@ -356,6 +356,13 @@ static bool fast_decode(struct text_fast *f, const char *s,
 			return false;
 		e->irq.irq = (int32_t)v;
 		return true;
+	case EV_VEC_ENTRY:
+	case EV_VEC_IPI_ENTRY:
+	case EV_VEC_EXIT:
+		if (!leading_num(s, "vector=", 7, &v))
+			return false;
+		e->irq.irq = (int32_t)v;
+		return true;
 	case EV_PROBE_SLEEP:
 	case EV_PROBE_RESIDENCY:
 	case EV_PROBE_GOT_TICK:

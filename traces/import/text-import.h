@@ -62,22 +62,34 @@ uint16_t text_event_by_name(const char *name, size_t len)
 		NAME_IS("hrtimer_start", EV_HRTIMER_START);
 		NAME_IS("cpu_idle_miss", EV_CPU_IDLE_MISS);
 		NAME_IS("softirq_entry", EV_SOFTIRQ_ENTRY);
+		NAME_IS("irq_work_exit", EV_VEC_EXIT);
 		break;
 	case 14:
 		NAME_IS("hrtimer_cancel", EV_HRTIMER_CANCEL);
+		NAME_IS("irq_work_entry", EV_VEC_ENTRY);
+		break;
+	case 15:
+		NAME_IS("reschedule_exit", EV_VEC_EXIT);
 		break;
 	case 16:
+		NAME_IS("local_timer_exit", EV_VEC_EXIT);
 		NAME_IS("ipi_send_cpumask", EV_IPI_SEND_CPUMASK);
 		NAME_IS("irq_handler_exit", EV_IRQ_HANDLER_EXIT);
+		NAME_IS("reschedule_entry", EV_VEC_IPI_ENTRY);
 		NAME_IS("idlelab_got_tick", EV_PROBE_GOT_TICK);
 		break;
 	case 17:
+		NAME_IS("local_timer_entry", EV_VEC_ENTRY);
 		NAME_IS("irq_handler_entry", EV_IRQ_HANDLER_ENTRY);
 		NAME_IS("idlelab_residency", EV_PROBE_RESIDENCY);
 		break;
 	case 18:
 		NAME_IS("timer_expire_entry", EV_TIMER_EXPIRE_ENTRY);
+		NAME_IS("call_function_exit", EV_VEC_EXIT);
 		NAME_IS("pm_qos_add_request", EV_PM_QOS_REQUEST);
+		break;
+	case 19:
+		NAME_IS("call_function_entry", EV_VEC_IPI_ENTRY);
 		break;
 	case 20:
 		NAME_IS("hrtimer_expire_entry", EV_HRTIMER_EXPIRE_ENTRY);
@@ -92,8 +104,12 @@ uint16_t text_event_by_name(const char *name, size_t len)
 		NAME_IS("dev_pm_qos_add_request", EV_DEV_QOS_REQUEST);
 		break;
 	case 25:
+		NAME_IS("call_function_single_exit", EV_VEC_EXIT);
 		NAME_IS("dev_pm_qos_update_request", EV_DEV_QOS_REQUEST);
 		NAME_IS("dev_pm_qos_remove_request", EV_DEV_QOS_REQUEST);
+		break;
+	case 26:
+		NAME_IS("call_function_single_entry", EV_VEC_IPI_ENTRY);
 		break;
 	}
 	return EV_NONE;

@@ -283,6 +283,10 @@ static int parse_misc(const struct line_ctx *l, struct raw_event *e)
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
 		return get_i32(l, "vec", &e->irq.irq);
+	case EV_VEC_ENTRY:
+	case EV_VEC_IPI_ENTRY:
+	case EV_VEC_EXIT:
+		return get_i32(l, "vector", &e->irq.irq);
 	case EV_PROBE_SLEEP:
 	case EV_PROBE_RESIDENCY:
 		if (get_num(l, "ns", 10, true, &v, true))
