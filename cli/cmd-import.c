@@ -171,10 +171,17 @@ static void summary(const char *in, const struct import_summary *s)
 			"left out: %llu\n",
 			(unsigned long long)st->before_from);
 	fprintf(stderr, "exact sleep length: %llu, exact delta_tick: %llu, "
-		"no known timer: %llu\nwake causes:",
+		"no known timer: %llu\n",
 		(unsigned long long)st->sleep_exact,
 		(unsigned long long)st->tick_exact,
 		(unsigned long long)st->no_timer);
+	if (st->periods)
+		fprintf(stderr, "periods on estimated inputs (sleep length or "
+			"delta_tick): %llu of %llu (%.2f%%)\n",
+			(unsigned long long)st->estimated,
+			(unsigned long long)st->periods,
+			100.0 * (double)st->estimated / (double)st->periods);
+	fprintf(stderr, "wake causes:");
 	for (i = 0; i < WAKE_CAUSE_COUNT; i++)
 		fprintf(stderr, " %s %llu", wake_cause_name(i),
 			(unsigned long long)st->wake[i]);

@@ -100,6 +100,15 @@ void model_print_probed(const struct model_stats *st, const char *prefix,
 			(unsigned long long)st->probed_res,
 			(unsigned long long)st->probe_res_off,
 			(unsigned long long)st->probed_tick);
+	/* a slow idle path loses probe events (the kernel's kprobe miss
+	 * count): say so, the rest comes from the events */
+	if (st->probed_sleep && st->probed_sleep < st->periods)
+		fprintf(f, "%sprobes cover the sleep length of %llu of %llu "
+			"periods only (%.1f%%): the others are the events' "
+			"own\n", prefix, (unsigned long long)st->probed_sleep,
+			(unsigned long long)st->periods,
+			100.0 * (double)st->probed_sleep /
+			(double)st->periods);
 }
 
 /* What the absence of each needed event class costs (doc/importing.md). */

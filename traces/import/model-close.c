@@ -77,6 +77,8 @@ static int emit(struct model *m, const struct idle_period *p,
 	m->st.wake[p->wake_cause]++;
 	m->st.sleep_exact += !!(p->flags & IP_SLEEP_EXACT);
 	m->st.tick_exact += !!(p->flags & IP_TICK_EXACT);
+	m->st.estimated += (p->flags & (IP_SLEEP_EXACT | IP_TICK_EXACT)) !=
+			   (IP_SLEEP_EXACT | IP_TICK_EXACT);
 	m->st.no_timer += p->sleep_length_ns == NONE;
 	m->st.too_long += p->exit_ns - p->entry_ns > TRACE_MAX_PERIOD_NS;
 	return m->emit(m->ctx, p, err);

@@ -100,6 +100,7 @@ struct model_stats {
 	uint64_t	hold_deferrable;	/* unknown, re-armed deferrable */
 	uint64_t	sleep_exact;		/* periods with IP_SLEEP_EXACT */
 	uint64_t	tick_exact;		/* periods with IP_TICK_EXACT */
+	uint64_t	estimated;		/* with either not exact */
 	uint64_t	no_timer;		/* sleep length TRACE_NO_TIMER */
 	bool		tmigr;			/* timer migration's rules */
 	/* the residency lag's bounds (model-close.c), by bins of
