@@ -297,6 +297,19 @@ for c in ipi:0 sched:11 unknown:4; do
 		    ${c%:*}) ${c%:*} wakeups, expected ${c#*:}"
 done
 
+# x86-probed.txt: the start of an x86 lab capture of Debian 6.12 with
+# the probe inputs (the same table; 109 periods, each probed).  With
+# every other residency probe taken out, import says so with the count.
+imp "$FX/x86-probed.txt" -o "$T/p.idl" --states "$FX/x86-vectors.table" ||
+	bad "probed import: $(cat "$T/err")"
+grep -q "probes give" "$T/err" && bad "probed import: partial, it says"
+awk '/idlelab_residency/ { if (n++ % 2) next } { print }' \
+	"$FX/x86-probed.txt" >"$T/half.txt"
+imp "$T/half.txt" -o "$T/half.idl" --states "$FX/x86-vectors.table" ||
+	bad "half-probed import: $(cat "$T/err")"
+grep -q "probes give the residency of 54 of 109 periods only (49.5%)" \
+	"$T/err" || bad "half-probed import: $(grep probes "$T/err")"
+
 # menu-qos.txt: a real capture of a 2-vCPU haltpoll VM under menu while
 # cyclictest held /dev/cpu_dma_latency at 0 for ten 5 ms loops.  Its
 # pm_qos_update_target lines (ADD_REQ 2000000000 -> 2000000000 us,

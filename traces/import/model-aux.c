@@ -88,9 +88,24 @@ int32_t ev_cpu_device(const char *name, size_t n)
 	return i > 3 && cpu < TRACE_MAX_CPUS ? cpu : -1;
 }
 
+/* One probed input seen for some of the @periods only (beyond the one
+ * cut at each end of the capture, @cut): how many. */
+static void partial(FILE *f, const char *prefix, const char *what,
+		    uint64_t probed, uint64_t periods, uint64_t cut)
+{
+	if (probed && probed + cut < periods)
+		fprintf(f, "%sprobes give the %s of %llu of %llu periods "
+			"only (%.1f%%); the others are the events' own\n",
+			prefix, what, (unsigned long long)probed,
+			(unsigned long long)periods,
+			100.0 * (double)probed / (double)periods);
+}
+
 void model_print_probed(const struct model_stats *st, const char *prefix,
 			FILE *f)
 {
+	uint64_t cut = 2 * (uint64_t)st->max_cpu;	/* ends of the capture */
+
 	if (st->probed_sleep || st->probed_res || st->probed_tick ||
 	    st->probe_res_off)
 		fprintf(f, "%sthe kernel's own inputs (probe events): sleep "
@@ -100,15 +115,13 @@ void model_print_probed(const struct model_stats *st, const char *prefix,
 			(unsigned long long)st->probed_res,
 			(unsigned long long)st->probe_res_off,
 			(unsigned long long)st->probed_tick);
-	/* a slow idle path loses probe events (the kernel's kprobe miss
-	 * count): say so, the rest comes from the events */
-	if (st->probed_sleep && st->probed_sleep < st->periods)
-		fprintf(f, "%sprobes cover the sleep length of %llu of %llu "
-			"periods only (%.1f%%): the others are the events' "
-			"own\n", prefix, (unsigned long long)st->probed_sleep,
-			(unsigned long long)st->periods,
-			100.0 * (double)st->probed_sleep /
-			(double)st->periods);
+	/* probe events can be missing (a kprobe the kernel dropped, its
+	 * miss count in kprobe_profile; a probe that does not fire for
+	 * every period, as the sleep length under ladder, is not
+	 * partial): say which, the rest comes from the events */
+	partial(f, prefix, "sleep length", st->probed_sleep, st->periods, cut);
+	partial(f, prefix, "residency", st->probed_res, st->periods, cut);
+	partial(f, prefix, "got_tick", st->probed_tick, st->periods, cut);
 }
 
 /* What the absence of each needed event class costs (doc/importing.md). */
