@@ -20,27 +20,6 @@
 #define IRQ_TIMER 11	/* arm64's arch_timer */
 #define IRQ_IPI 1
 
-/* @e in the idle task, in context @ctx (EV_CTX_HARDIRQ, ..., or 0) */
-static struct raw_event at(struct raw_event e, uint8_t ctx)
-{
-	e.ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK | ctx;
-	return e;
-}
-
-static struct raw_event irq(uint16_t type, uint64_t ts, int32_t nr)
-{
-	struct raw_event e = at(ev(type, ts, 0), EV_CTX_HARDIRQ);
-
-	e.irq.irq = nr;
-	return e;
-}
-
-static struct raw_event tick_expire(uint64_t ts)
-{
-	return at(hr(EV_HRTIMER_EXPIRE_ENTRY, ts, 0, TICK0, (int64_t)ts, true,
-		     1), EV_CTX_HARDIRQ);
-}
-
 /*
  * A period that nothing woke inside; 35 us after its exit (an emulated
  * or slow CPU: beyond the 20 us of the time rule) the timer IRQ runs

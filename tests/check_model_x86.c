@@ -18,27 +18,6 @@
 #define VEC_TIMER 236		/* LOCAL_TIMER_VECTOR */
 #define VEC_CFS 251		/* CALL_FUNCTION_SINGLE_VECTOR */
 
-/* @e on CPU 0's idle task, in context @ctx (EV_CTX_HARDIRQ or 0) */
-static struct raw_event at(struct raw_event e, uint8_t ctx)
-{
-	e.ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK | ctx;
-	return e;
-}
-
-static struct raw_event vec(uint16_t type, uint64_t ts, int32_t vector)
-{
-	struct raw_event e = at(ev(type, ts, 0), EV_CTX_HARDIRQ);
-
-	e.irq.irq = vector;
-	return e;
-}
-
-static struct raw_event tick_expire(uint64_t ts)
-{
-	return at(hr(EV_HRTIMER_EXPIRE_ENTRY, ts, 0, TICK0, (int64_t)ts, true,
-		     1), EV_CTX_HARDIRQ);
-}
-
 static struct raw_event ipi_send(uint64_t ts, uint32_t from, uint32_t to)
 {
 	struct raw_event e = ev(EV_IPI_SEND_CPU, ts, from);
@@ -66,8 +45,8 @@ START_TEST(test_ipi_received)
 	struct raw_event a[] = {
 		ipi_send(1195000, 1, 0),
 		at(idle(1000000, 0, 2), 0),
-		vec(EV_VEC_IPI_ENTRY, 1200000, VEC_CFS),
-		vec(EV_VEC_EXIT, 1203000, VEC_CFS),
+		irq(EV_VEC_IPI_ENTRY, 1200000, VEC_CFS),
+		irq(EV_VEC_EXIT, 1203000, VEC_CFS),
 		at(idle(1205000, 0, EV_IDLE_EXIT), 0),
 		at(idle(1300000, 0, 1), 0),
 	};
@@ -98,9 +77,9 @@ START_TEST(test_local_timer_runs_the_timer)
 {
 	struct raw_event a[] = {
 		at(idle(1000000, 0, 2), 0),
-		vec(EV_VEC_ENTRY, 1400000, VEC_TIMER),
+		irq(EV_VEC_ENTRY, 1400000, VEC_TIMER),
 		tick_expire(1400002),
-		vec(EV_VEC_EXIT, 1400010, VEC_TIMER),
+		irq(EV_VEC_EXIT, 1400010, VEC_TIMER),
 		at(idle(1400012, 0, EV_IDLE_EXIT), 0),
 		at(idle(1500000, 0, 1), 0),
 	};
@@ -138,12 +117,12 @@ START_TEST(test_tick_pending_at_exit)
 			at(hr(EV_HRTIMER_START, 900000, 0, TICK0, due[k],
 			      true, 1), 0),
 			at(idle(1000000, 0, 2), 0),
-			vec(EV_VEC_IPI_ENTRY, 1497000, VEC_CFS),
-			vec(EV_VEC_EXIT, 1500000, VEC_CFS),
+			irq(EV_VEC_IPI_ENTRY, 1497000, VEC_CFS),
+			irq(EV_VEC_EXIT, 1500000, VEC_CFS),
 			at(idle(1501000, 0, EV_IDLE_EXIT), 0),
-			vec(EV_VEC_ENTRY, 1505000, VEC_TIMER),
+			irq(EV_VEC_ENTRY, 1505000, VEC_TIMER),
 			tick_expire(1505002),
-			vec(EV_VEC_EXIT, 1505010, VEC_TIMER),
+			irq(EV_VEC_EXIT, 1505010, VEC_TIMER),
 			at(idle(1600000, 0, 1), 0),
 			at(idle(1700000, 0, EV_IDLE_EXIT), 0),
 			at(idle(1800000, 0, 1), 0),

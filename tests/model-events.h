@@ -82,6 +82,30 @@ static inline struct raw_event hr(uint16_t type, uint64_t ts, uint32_t cpu,
 	return e;
 }
 
+/* @e on CPU 0's idle task, in context @ctx (EV_CTX_HARDIRQ, ..., or 0),
+ * as a capture with ftrace's irq-info column has it */
+static inline struct raw_event at(struct raw_event e, uint8_t ctx)
+{
+	e.ctx = EV_CTX_KNOWN | EV_CTX_TASK_KNOWN | EV_CTX_IDLE_TASK | ctx;
+	return e;
+}
+
+/* An interrupt event of CPU 0's idle task: irq_handler_*, x86's vectors */
+static inline struct raw_event irq(uint16_t type, uint64_t ts, int32_t nr)
+{
+	struct raw_event e = at(ev(type, ts, 0), EV_CTX_HARDIRQ);
+
+	e.irq.irq = nr;
+	return e;
+}
+
+/* CPU 0's tick handler running at @ts */
+static inline struct raw_event tick_expire(uint64_t ts)
+{
+	return at(hr(EV_HRTIMER_EXPIRE_ENTRY, ts, 0, TICK0, (int64_t)ts, true,
+		     1), EV_CTX_HARDIRQ);
+}
+
 static inline struct raw_event wheel(uint64_t ts, uint32_t cpu, uint64_t ptr,
 				     uint64_t now_j, uint64_t bucket,
 				     uint32_t flags)

@@ -292,6 +292,19 @@ static bool fast_wakeup(const char *s, struct raw_event *e)
 	return true;
 }
 
+/* An interrupt's number, the one field of "KEY=N" (irq, softirq, x86
+ * vector events). */
+static bool fast_irq(const char *s, struct raw_event *e, const char *key,
+		     size_t n)
+{
+	uint64_t v;
+
+	if (!leading_num(s, key, n, &v))
+		return false;
+	e->irq.irq = (int32_t)v;
+	return true;
+}
+
 /* A probe's "(WHERE) KEY=VALUE", VALUE decimal and maybe negative (a
  * value too long for digits() goes to the general decoder). */
 static bool fast_probe(const char *s, struct raw_event *e)
@@ -346,23 +359,14 @@ static bool fast_decode(struct text_fast *f, const char *s,
 		return true;
 	case EV_IRQ_HANDLER_ENTRY:
 	case EV_IRQ_HANDLER_EXIT:
-		if (!leading_num(s, "irq=", 4, &v))
-			return false;
-		e->irq.irq = (int32_t)v;
-		return true;
+		return fast_irq(s, e, "irq=", 4);
 	case EV_SOFTIRQ_ENTRY:
 	case EV_SOFTIRQ_EXIT:
-		if (!leading_num(s, "vec=", 4, &v))
-			return false;
-		e->irq.irq = (int32_t)v;
-		return true;
+		return fast_irq(s, e, "vec=", 4);
 	case EV_VEC_ENTRY:
 	case EV_VEC_IPI_ENTRY:
 	case EV_VEC_EXIT:
-		if (!leading_num(s, "vector=", 7, &v))
-			return false;
-		e->irq.irq = (int32_t)v;
-		return true;
+		return fast_irq(s, e, "vector=", 7);
 	case EV_PROBE_SLEEP:
 	case EV_PROBE_RESIDENCY:
 	case EV_PROBE_GOT_TICK:
