@@ -3,7 +3,8 @@
 
 dist_doc_DATA += doc/lab.md
 EXTRA_DIST += lab/lab.sh lab/cross.sh lab/build-kernel.sh lab/kernel.config \
-	lab/guest/init lab/guest/live-lab.sh lab/tables/arm4.table \
+	lab/guest/init lab/guest/live-lab.sh lab/guest/workloads.sh \
+	lab/tables/arm4.table \
 	lab/tables/juno.table lab/tables/deep.table \
 	lab/tables/x86-client.table lab/tables/x86-epyc.table \
 	lab/tables/x86-deep.table
