@@ -755,6 +755,13 @@ cmd_replay() {
 		gov=${f##*/rec-}
 		agreement "$d" "${f##*/}" judge "${gov%%[-.]*}" "$kernel" ||
 			rc=1
+		# a probed recording's raw events without the probes: the
+		# events alone of the same run (noted, as mid-events.txt)
+		f=${f%.idl}.txt
+		[ -f "$f" ] && grep -q ': idlelab_[a-z_]*: ' "$f" || continue
+		grep -v ': idlelab_[a-z_]*: ' "$f" > "${f%.txt}-events.txt"
+		agreement "$d" "$(basename "${f%.txt}")-events.txt" note \
+			"${gov%%[-.]*}" "$kernel"
 	done
 	[ -f "$d/governor" ] || return $rc
 	gov=$(cat "$d/governor")

@@ -5,6 +5,7 @@
 # the kernel offers, each workload of WORK is recorded without and with
 # --probe-inputs:
 #   rec-GOV.NAME.idl, rec-GOV-probed.NAME.idl   (lab.sh replay scores them)
+#   rec-GOV-probed.NAME.txt                      its raw events (--raw)
 #   rec-GOV[-probed].NAME.log                    record's summary
 #   summary                                       one line per recording
 # The workloads (SECS seconds each, default 5):
@@ -28,6 +29,8 @@ say() {
 	echo "lab: [$(cut -d' ' -f1 /proc/uptime)] $*" > /dev/console
 }
 G0=$(cat $SYS/cpuidle/current_governor)
+# the table the kernel registered, for importing the raw events
+idlelab states --save states.table > /dev/null
 
 # a shell loop of short sleeps: what a user's script does
 usleep_loop() {
@@ -70,7 +73,9 @@ for g in $GOVS; do
 		for probed in "" -probed; do
 			f=rec-$g$probed.$w
 			opt=
-			[ -z "$probed" ] || opt=--probe-inputs
+			# the probed recording's raw events too: without its
+			# probe lines, the events alone of the same run
+			[ -z "$probed" ] || opt="--probe-inputs --raw $f.txt"
 			# shellcheck disable=SC2086
 			if idlelab record $opt -o "$f.idl" -- \
 				sh "$0" --run "$w" > "$f.log" 2>&1; then

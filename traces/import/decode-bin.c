@@ -341,6 +341,45 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
 	return sink(ctx, &e, err);
 }
 
+/* The format of @r's event if it is of @type, or NULL. */
+static const struct bin_fmt *fmt_of(const struct bin_decoder *d,
+				    const struct tep_record *r, uint16_t type)
+{
+	int id = tep_data_type(d->tep, (struct tep_record *)r), i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->fmt[i].id == id && d->fmt[i].type == type)
+			return &d->fmt[i];
+	return NULL;
+}
+
+bool bin_cpumask_text(const struct bin_decoder *d,
+		      const struct tep_record *r, char *buf, size_t len)
+{
+	const struct bin_fmt *f = fmt_of(d, r, EV_IPI_SEND_CPUMASK);
+	const unsigned char *p;
+	unsigned int bytes;
+	size_t n = 0;
+	int w, b;
+
+	if (!f || !(p = data_loc(f->f[0], r, &bytes)) || !bytes ||
+	    len < (bytes + 3) / 4 * 9 + 1)
+		return false;
+	/* little-endian longs: byte i holds CPUs 8i..8i+7 */
+	for (w = (int)((bytes + 3) / 4) - 1; w >= 0; w--) {
+		uint32_t word = 0;
+
+		for (b = 3; b >= 0; b--)
+			if ((unsigned int)(w * 4 + b) < bytes)
+				word = word << 8 | p[w * 4 + b];
+			else
+				word <<= 8;
+		n += (size_t)snprintf(buf + n, len - n, "%s%08x",
+				      n ? "," : "", word);
+	}
+	return true;
+}
+
 bool bin_timer_flags_text(const struct bin_decoder *d,
 			  const struct tep_record *r, char *buf, size_t len)
 {
@@ -351,16 +390,13 @@ bool bin_timer_flags_text(const struct bin_decoder *d,
 		{ EV_TIMER_MIGRATING, "M" }, { EV_TIMER_DEFERRABLE, "D" },
 		{ EV_TIMER_PINNED, "P" }, { EV_TIMER_IRQSAFE, "I" },
 	};
-	int id = tep_data_type(d->tep, (struct tep_record *)r), i;
+	const struct bin_fmt *f = fmt_of(d, r, EV_TIMER_START);
 	uint32_t flags;
 	size_t n = 0, k;
 
-	for (i = 0; i < d->n; i++)
-		if (d->fmt[i].id == id && d->fmt[i].type == EV_TIMER_START)
-			break;
-	if (i == d->n)
+	if (!f)
 		return false;
-	flags = (uint32_t)num(d->fmt[i].f[3], r);
+	flags = (uint32_t)num(f->f[3], r);
 	buf[0] = '\0';
 	for (k = 0; k < sizeof(names) / sizeof(names[0]) && n < len; k++)
 		if (flags & names[k].bit)

@@ -41,5 +41,14 @@ int bin_decode(struct bin_decoder *d, const struct tep_record *r,
  */
 bool bin_timer_flags_text(const struct bin_decoder *d,
 			  const struct tep_record *r, char *buf, size_t len);
+/*
+ * ipi_send_cpumask's mask as the kernel's text has it (%*pb: hex, 32-bit
+ * words most significant first, zero-padded, commas between), for raw
+ * text: libtraceevent prints a CPU list ("1-2"), which import cannot
+ * tell from hex.  Returns false if @r is not that event or @len is too
+ * small.
+ */
+bool bin_cpumask_text(const struct bin_decoder *d,
+		      const struct tep_record *r, char *buf, size_t len);
 
 #endif /* IDLELAB_DECODE_BIN_H */

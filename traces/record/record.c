@@ -213,9 +213,20 @@ static void flags_column(struct rec *r, struct tep_record *rec, char *col)
 	col[5] = '\0';
 }
 
+/* Put @value in place of @seq's text from @from to @to. */
+static void splice_value(struct trace_seq *seq, char *from, char *to,
+			 const char *value)
+{
+	char rest[512];
+
+	snprintf(rest, sizeof(rest), "%s", to);
+	snprintf(from, seq->buffer_size - (size_t)(from - seq->buffer), "%s%s",
+		 value, rest);
+}
+
 static void write_raw(struct rec *r, struct tep_record *rec)
 {
-	char flags[32], col[8], *f;
+	char flags[32], col[8], mask[9 * 256 + 1], *f, *end;
 
 	trace_seq_reset(&r->seq);
 	tep_print_event(r->tep, &r->seq, rec, "%s: %s", TEP_PRINT_NAME,
@@ -226,6 +237,11 @@ static void write_raw(struct rec *r, struct tep_record *rec)
 	    (f = strstr(r->seq.buffer, " flags=")))
 		snprintf(f, r->seq.buffer_size - (size_t)(f - r->seq.buffer),
 			 " flags=%s", flags);
+	/* ipi_send_cpumask's mask too (a CPU list from libtraceevent) */
+	if (bin_cpumask_text(&r->dec, rec, mask, sizeof(mask)) &&
+	    (f = strstr(r->seq.buffer, "cpumask=")) &&
+	    (end = strchr(f, ' ')))
+		splice_value(&r->seq, f + strlen("cpumask="), end, mask);
 	flags_column(r, rec, col);
 	fprintf(r->raw, "          <...>-%-7d [%03d] %s %llu.%09llu: %s\n",
 		tep_data_pid(r->tep, rec), rec->cpu, col,
