@@ -471,8 +471,8 @@ guest_setup() {
 # unpacked in OUT; dies unless the guest says "ok 0" within LIMIT seconds.
 # A guest whose kernel oopsed before it said anything is booted again,
 # up to 3 times: Debian's amd64 6.1 under TCG without icount calls a
-# NULL pointer from do_idle() at about 4 s of uptime in some 2 boots of
-# 10 (the first console.log kept as console-oops.log).
+# NULL pointer from do_idle() at about 4 s of uptime in 3 of 33 boots
+# here (the first console.log kept as console-oops.log).
 boot_guest() {
 	local try
 	(cd "$4/root" && find . | cpio -o -H newc --quiet) > "$4/initrd"
