@@ -83,7 +83,6 @@ int replay_follow_init(struct replay_cpu *rc, struct idl_err *err)
 	}
 	rc->nprime = 0;
 	rc->prime = NULL;
-	rc->wit_idx = -2;
 	if (s->nfollow) {
 		rc->prime = malloc(REPLAY_PRIME * sizeof(*rc->prime));
 		if (!rc->prime)
@@ -316,7 +315,9 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 			struct replay_agree *a)
 {
 	const struct replay_setup *s = rc->setup;
+	const struct replay_gov_cpu *g = &rc->g[gi];
 	struct replay_kcopy *k = &rc->g[gi].k[j];
+	const struct replay_kcopy *w;
 	struct cpuidle_device *dev = &k->dev;
 	struct replay_disagree *d = rc->dis;
 	bool want = score && d && d->count < d->limit;
@@ -341,8 +342,9 @@ static bool select_copy(struct replay_cpu *rc, int gi, int j,
 	k->idx = (int16_t)idx;
 	if (!score)
 		return idx == p->state;
-	rc->khist = rc->wit_idx != -2 &&
-		    (rc->wit_idx != idx || rc->wit_stop != k->stop);
+	/* the witness selected first (follow_one()) */
+	w = g->kwit >= 0 ? &g->k[g->kwit] : NULL;
+	rc->khist = w && (w->idx != idx || w->stop != k->stop);
 	if (rc->khist) {
 		a->hist++;
 		if (want && idx != p->state)
@@ -492,26 +494,17 @@ static bool out_of_step(const struct replay_gov_cpu *g, s64 w)
 	return false;
 }
 
-static void witness_select(struct replay_cpu *rc, int gi,
-			   const struct idle_period *p)
-{
-	struct replay_kcopy *w = &rc->g[gi].k[rc->g[gi].kwit];
-
-	select_copy(rc, gi, rc->g[gi].kwit, p, false, NULL);
-	rc->wit_idx = w->idx;
-	rc->wit_stop = w->stop;
-}
-
 /*
  * After the scored copy's select: the witness stops once both chose
- * alike REPLAY_WARMUP times in a row, or at the CPU's REPLAY_PRIME-th
- * entry (a history that never washes out, ladder's count one off, is
- * then the scored copy's own business: resynchronisation).
+ * alike REPLAY_WARMUP times in a row, once it alone disagreed with the
+ * kernel REPLAY_OUT_OF_STEP times (its history ruled out), or at the
+ * CPU's REPLAY_PRIME-th entry (a history that never washes out,
+ * ladder's count one off, is then the scored copy's own business:
+ * resynchronisation).
  */
 static void witness_done(struct replay_cpu *rc, struct replay_gov_cpu *g,
 			 bool alike, bool refuted)
 {
-	rc->wit_idx = -2;
 	g->wrun = alike ? g->wrun + 1 : 0;
 	g->wbad += refuted;
 	if (g->wrun < REPLAY_WARMUP && rc->kindex + 1 < REPLAY_PRIME &&
@@ -539,7 +532,7 @@ static void follow_one(struct replay_cpu *rc, int gi,
 		enter_recorded(rc, &g->k[j], &rc->kprev, rc->kprev_gap);
 	/* the witness first: the scored copy's choice is compared */
 	if (g->kwit >= 0)
-		witness_select(rc, gi, p);
+		select_copy(rc, gi, g->kwit, p, false, NULL);
 	for (j = 0; j < REPLAY_KCOPIES; j++) {
 		if (!g->k[j].attached)
 			continue;

@@ -253,9 +253,9 @@ struct replay_gov_cpu {
 		u32		same;		/* agreeing in the window */
 	}			k[REPLAY_KCOPIES];
 	/* after the warm-up, a copy of another history beside the scored
-	 * one until both chose alike REPLAY_WARMUP times in a row (or the
-	 * CPU's REPLAY_PRIME-th entry): where they differ, the choice
-	 * depends on the time before the trace, not scored; -1 none */
+	 * one (until witness_done() in follow.c stops it): where the two
+	 * choose differently, the choice depends on the time before the
+	 * trace and is not scored; -1 none */
 	int			kwit;
 	u32			wrun;
 	u32			wbad;		/* it alone disagreed */
@@ -322,8 +322,6 @@ struct replay_cpu {
 	struct idle_period	kprev;
 	s64			kprev_gap;
 	u64			kindex;		/* recorded entry number */
-	int			wit_idx;	/* the witness's choice, or -2 */
-	int8_t			wit_stop;
 	bool			khist;		/* this entry depended */
 	/* the first REPLAY_PRIME recorded entries, held until the primed
 	 * copy has run over them (NULL once they went on) */

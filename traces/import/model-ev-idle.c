@@ -120,10 +120,10 @@ static int64_t handed_over(struct model *m, const struct cpu_state *o,
 		if (n->kind != TK_WHEEL || n->deferrable ||
 		    stale(m, n, sel, off))
 			continue;
-		if (n->pinned)
-			local = model_min64(local, n->exp);
-		else
+		if (global_timer(n))
 			global = model_min64(global, n->exp);
+		else
+			local = model_min64(local, n->exp);
 	}
 	return global != NONE && (local == NONE || global < local) ?
 	       global : NONE;
@@ -370,20 +370,6 @@ void model_on_remote(struct model *m, const struct raw_event *e)
 		model_tick_runs(c, e->ts);
 	else if (c->phase == PH_LOOP)
 		loop_ends(c, e->ts);
-}
-
-/*
- * An IPI taken by @c (x86's call_function(_single) and reschedule
- * vectors), a local cause like an IRQ: taken inside the period, it
- * shows the driver ran with interrupts on (a tick after it came after
- * the exit).  Where the send was traced (ipi_send_cpu, 6.6 on) it named
- * the sender, and pick_cause() takes that; without it (6.1) the receipt
- * alone says an IPI woke the CPU (detail WAKE_IPI_NO_SENDER).
- */
-void model_ipi_received(struct model *m, struct cpu_state *c,
-			const struct raw_event *e)
-{
-	model_local_cause(m, c, e, WAKE_IPI, WAKE_IPI_NO_SENDER, true);
 }
 
 int model_on_boundary(struct model *m, const struct raw_event *e,

@@ -350,8 +350,6 @@ int model_on_idle(struct model *m, const struct raw_event *e,
 int model_on_boundary(struct model *m, const struct raw_event *e,
 		      struct idl_err *err);
 void model_on_remote(struct model *m, const struct raw_event *e);
-void model_ipi_received(struct model *m, struct cpu_state *c,
-			const struct raw_event *e);
 void model_on_probe(struct model *m, struct cpu_state *c,
 		    const struct raw_event *e);
 void model_follow_irqs(struct cpu_state *c, const struct raw_event *e);

@@ -194,7 +194,13 @@ int model_feed(struct model *m, const struct raw_event *e,
 				  true);
 		break;
 	case EV_VEC_IPI_ENTRY:
-		model_ipi_received(m, c, e);
+		/* an IPI taken (x86's call_function(_single), reschedule
+		 * vectors), a local cause like an IRQ: inside the period it
+		 * shows the driver ran with interrupts on.  pick_cause()
+		 * takes the sender where its ipi_send was traced (6.6 on);
+		 * without one (6.1) the receipt alone names no sender */
+		model_local_cause(m, c, e, WAKE_IPI, WAKE_IPI_NO_SENDER,
+				  true);
 		break;
 	case EV_IPI_SEND_CPU:
 	case EV_IPI_SEND_CPUMASK:

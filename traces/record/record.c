@@ -56,7 +56,7 @@ static const char *const rec_events[][2] = {
 	{ "power", "dev_pm_qos_update_request" },
 	{ "power", "dev_pm_qos_remove_request" },
 	/* x86 only: its system vectors, the timer and the IPIs taken
-	 * (REC_FIRST_ARCH on: enabled where they exist, silently) */
+	 * (enabled where they exist, silently) */
 	{ "irq_vectors", "local_timer_entry" },
 	{ "irq_vectors", "local_timer_exit" },
 	{ "irq_vectors", "reschedule_entry" },
@@ -69,7 +69,6 @@ static const char *const rec_events[][2] = {
 	{ "irq_vectors", "irq_work_exit" },
 };
 #define NR_REC_EVENTS	(sizeof(rec_events) / sizeof(rec_events[0]))
-#define REC_FIRST_ARCH	(NR_REC_EVENTS - 10)
 
 static volatile sig_atomic_t rec_signalled;
 
@@ -453,7 +452,8 @@ static int setup_instance(struct rec *r, struct idl_err *err)
 		else if (i == 0)
 			return idl_err_set(err, IDL_EXIT_FAILURE,
 					   "cannot enable power:cpu_idle");
-		else if (!r->o->quiet && i < REC_FIRST_ARCH)
+		else if (!r->o->quiet &&
+			 strcmp(rec_events[i][0], "irq_vectors"))
 			fprintf(stderr, "idlelab record: event %s:%s not "
 				"available\n", rec_events[i][0],
 				rec_events[i][1]);
